@@ -1,0 +1,70 @@
+// The built-in kernel table. Each family lists its kernels in an entries.inc file as
+// GRT_KERNEL(name) lines (each name has a grt_kernel_<name> and a grt_check_<name>); the table is sorted here at compile time, so adding a kernel is
+// one line and lookup is a binary search with no start-up cost.
+#include <stddef.h>
+
+#include "graphrt/kernels.h"
+
+#define GRT_KERNEL(name)                                                                     \
+  extern "C" int grt_kernel_##name(TVMValue* args, int* type_codes, int num_args, TVMValue* ret, \
+                                   int* ret_code, void* resource);                              \
+  extern "C" int grt_check_##name(TVMValue* args, int* type_codes, int num_args, TVMValue* ret,  \
+                                  int* ret_code, void* resource);
+#include "basic/entries.inc"
+#include "conv/entries.inc"
+#include "dense/entries.inc"
+#include "elementwise/entries.inc"
+#undef GRT_KERNEL
+
+namespace {
+
+constexpr grt_kernel_entry kUnsorted[] = {
+#define GRT_KERNEL(name) {#name, grt_kernel_##name, grt_check_##name},
+#include "basic/entries.inc"
+#include "conv/entries.inc"
+#include "dense/entries.inc"
+#include "elementwise/entries.inc"
+#undef GRT_KERNEL
+};
+constexpr size_t kCount = sizeof(kUnsorted) / sizeof(kUnsorted[0]);
+
+constexpr int compare_names(const char* a, const char* b) {
+  while (*a != '\0' && *a == *b) {
+    ++a;
+    ++b;
+  }
+  return static_cast<int>(static_cast<unsigned char>(*a)) - static_cast<int>(static_cast<unsigned char>(*b));
+}
+
+struct SortedEntries {
+  grt_kernel_entry entries[kCount];
+};
+
+constexpr SortedEntries sort_entries() {
+  SortedEntries s{};
+  for (size_t i = 0; i < kCount; ++i) s.entries[i] = kUnsorted[i];
+  for (size_t i = 1; i < kCount; ++i) {
+    for (size_t j = i; j > 0 && compare_names(s.entries[j - 1].name, s.entries[j].name) > 0; --j) {
+      const grt_kernel_entry t = s.entries[j - 1];
+      s.entries[j - 1] = s.entries[j];
+      s.entries[j] = t;
+    }
+  }
+  return s;
+}
+
+constexpr bool names_unique(const SortedEntries& s) {
+  for (size_t i = 1; i < kCount; ++i) {
+    if (compare_names(s.entries[i - 1].name, s.entries[i].name) == 0) return false;
+  }
+  return true;
+}
+
+constexpr SortedEntries kSorted = sort_entries();
+static_assert(names_unique(kSorted), "two kernels share a name");
+
+constexpr grt_kernel_table kTable = {kSorted.entries, kCount};
+
+}  // namespace
+
+extern "C" const grt_kernel_table* grt_builtin_kernels(void) { return &kTable; }

@@ -1,0 +1,53 @@
+// Everything the loader proves about a blob before the executor trusts it. After these
+// checks pass, run() indexes and offsets without checking anything again.
+#ifndef GRAPHRT_MODEL_CHECK_H_
+#define GRAPHRT_MODEL_CHECK_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "graphrt/graphrt.h"
+#include "graphrt_generated.h"
+
+namespace grt {
+
+// What the executor's layout depends on, gathered by the local checks.
+struct ModelCounts {
+  uint32_t tensors = 0;
+  uint32_t nodes = 0;
+  uint32_t args = 0;
+  uint32_t aliases = 0;
+  uint32_t activations = 0;
+  uint64_t max_workspace = 0;       // largest node workspace
+  uint64_t stack_bytes = 0;         // GRT_STRATEGY_STACK: all activations, stack-allocated
+};
+
+// A tensor's live range in node indices: written first at `first`, read last at `last`.
+// Model inputs start at 0 and outputs end at the last node.
+struct Lifetime {
+  uint32_t first;
+  uint32_t last;
+};
+
+// Identifier, schema version, then FlatBuffers' verifier.
+grt_status open_model(const void* blob, size_t blob_size, const fb::Model** model, grt_error* error);
+
+// Per-tensor, per-node and per-pool checks that need no scratch memory.
+grt_status check_model_local(const fb::Model* model, ModelCounts* counts, grt_error* error);
+
+// Graph checks that need one Lifetime per tensor of scratch: production order and the
+// plan's overlaps. Fills `lifetimes` (of roots; aliases carry their root's range).
+grt_status check_model_graph(const fb::Model* model, Lifetime* lifetimes, grt_error* error);
+
+// Byte size of a tensor of the blob; valid after check_model_local.
+uint64_t tensor_bytes(const fb::Tensor* tensor);
+
+// The tensor whose bytes an alias chain ends in, and the total offset into it.
+uint32_t alias_root(const fb::Model* model, uint32_t tensor, uint64_t* offset);
+
+size_t dtype_size(fb::DType dtype);
+DLDataType dtype_to_dl(fb::DType dtype);
+
+}  // namespace grt
+
+#endif  // GRAPHRT_MODEL_CHECK_H_

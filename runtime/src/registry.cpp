@@ -1,0 +1,73 @@
+// Kernel name resolution: the user's registrations (few, searched linearly) shadow the
+// built-in table (sorted at compile time, binary search). Only init calls this.
+#include <string.h>
+
+#include "graphrt/graphrt.h"
+
+namespace {
+
+bool name_equals(const char* entry, const char* name, size_t length) {
+  return strncmp(entry, name, length) == 0 && entry[length] == '\0';
+}
+
+// strcmp order between a NUL-terminated entry and a counted name.
+int compare(const char* entry, const char* name, size_t length) {
+  const int c = strncmp(entry, name, length);
+  if (c != 0) return c;
+  return entry[length] == '\0' ? 0 : 1;
+}
+
+}  // namespace
+
+extern "C" {
+
+void grt_registry_init(grt_registry* registry, grt_kernel_entry* storage, size_t capacity,
+                       const grt_kernel_table* builtin) {
+  registry->user_entries = storage;
+  registry->user_count = 0;
+  registry->user_capacity = storage == nullptr ? 0 : capacity;
+  registry->builtin = builtin;
+}
+
+grt_status grt_registry_add(grt_registry* registry, const char* name, TVMBackendPackedCFunc function,
+                            TVMBackendPackedCFunc check) {
+  if (registry == nullptr || name == nullptr || function == nullptr) return GRT_ERR_ARGUMENT;
+  const size_t length = strlen(name);
+  for (size_t i = 0; i < registry->user_count; ++i) {
+    if (name_equals(registry->user_entries[i].name, name, length)) {
+      registry->user_entries[i].function = function;
+      registry->user_entries[i].check = check;
+      return GRT_OK;
+    }
+  }
+  if (registry->user_count >= registry->user_capacity) return GRT_ERR_REGISTRY_FULL;
+  registry->user_entries[registry->user_count].name = name;
+  registry->user_entries[registry->user_count].function = function;
+  registry->user_entries[registry->user_count].check = check;
+  registry->user_count++;
+  return GRT_OK;
+}
+
+const grt_kernel_entry* grt_registry_find(const grt_registry* registry, const char* name, size_t length) {
+  if (registry == nullptr || name == nullptr) return nullptr;
+  for (size_t i = 0; i < registry->user_count; ++i) {
+    if (name_equals(registry->user_entries[i].name, name, length)) return &registry->user_entries[i];
+  }
+  const grt_kernel_table* table = registry->builtin;
+  if (table == nullptr) return nullptr;
+  size_t lo = 0;
+  size_t hi = table->count;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    const int c = compare(table->entries[mid].name, name, length);
+    if (c == 0) return &table->entries[mid];
+    if (c < 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return nullptr;
+}
+
+}  // extern "C"

@@ -1,0 +1,53 @@
+#include "test_models.h"
+
+#include "graphrt/tools/planner.h"
+
+namespace grt::test {
+
+tools::ModelDef copy_chain(int copies, int64_t n) {
+  tools::ModelDef m;
+  m.name = "copy_chain";
+  m.producer = "graphrt tests";
+  uint32_t previous = m.add_activation("x", tools::DType::Int8, {1, n});
+  m.inputs.push_back(previous);
+  for (int i = 0; i < copies; ++i) {
+    const bool last = i + 1 == copies;
+    const uint32_t next = m.add_activation(last ? "y" : "t" + std::to_string(i + 1), tools::DType::Int8, {1, n});
+    m.add_node("copy", {tools::ArgDef::input(previous), tools::ArgDef::output(next)}, "copy" + std::to_string(i));
+    previous = next;
+  }
+  m.outputs.push_back(previous);
+  tools::plan_default(&m);
+  return m;
+}
+
+tools::AlignedBytes to_blob(const tools::ModelDef& model) { return tools::AlignedBytes(tools::serialize(model)); }
+
+Registry::Registry() { grt_registry_init(&registry, storage, 8, grt_builtin_kernels()); }
+
+StaticRun::StaticRun(const tools::AlignedBytes& blob, const grt_registry* registry, const grt_hooks* hooks) {
+  status = grt_model_requirements(blob.data(), blob.size(), GRT_STRATEGY_STATIC, &requirements, &error);
+  if (status != GRT_OK) return;
+  storage.resize(requirements.bookkeeping_bytes);
+  for (uint32_t p = 0; p < requirements.pool_count; ++p) {
+    pools.emplace_back(requirements.pool_bytes[p]);
+    pool_pointers.push_back(pools.back().data());
+    pool_sizes.push_back(requirements.pool_bytes[p]);
+  }
+  grt_options options{};
+  options.registry = registry != nullptr ? registry : &own_registry.registry;
+  options.memory.strategy = GRT_STRATEGY_STATIC;
+  options.memory.pool_buffers = pool_pointers.data();
+  options.memory.pool_sizes = pool_sizes.data();
+  options.memory.pool_count = requirements.pool_count;
+  options.hooks = hooks;
+  status = grt_init(&executor, storage.data(), storage.size(), blob.data(), blob.size(), &options, &error);
+}
+
+grt_status init_status(const tools::AlignedBytes& blob, grt_error* error) {
+  StaticRun run(blob);
+  *error = run.error;
+  return run.status;
+}
+
+}  // namespace grt::test

@@ -1,0 +1,342 @@
+// The executor: running, zero-copy inputs and outputs, hooks, errors that name the node,
+// workspaces, and independence of executors over one blob.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "graphrt/heap_allocator.h"
+#include "graphrt/platform.h"
+#include "graphrt/tools/planner.h"
+#include "test_models.h"
+
+namespace grt::test {
+namespace {
+
+using tools::AlignedBytes;
+using tools::ArgDef;
+using tools::DType;
+using tools::ModelDef;
+
+void fill_input(grt_executor* x, int8_t start) {
+  DLTensor* in = grt_input(x, 0);
+  auto* p = static_cast<int8_t*>(in->data);
+  for (size_t i = 0; i < grt_tensor_bytes(in); ++i) p[i] = static_cast<int8_t>(start + static_cast<int8_t>(i));
+}
+
+std::vector<int8_t> output_bytes(grt_executor* x, uint32_t index = 0) {
+  DLTensor* out = grt_output(x, index);
+  const auto* p = static_cast<const int8_t*>(out->data);
+  return std::vector<int8_t>(p, p + grt_tensor_bytes(out));
+}
+
+std::vector<int8_t> expected_from(int8_t start, size_t n) {
+  std::vector<int8_t> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = static_cast<int8_t>(start + static_cast<int8_t>(i));
+  return v;
+}
+
+TEST(Executor, RunsAChainAndOutputsItsInput) {
+  const AlignedBytes blob = to_blob(copy_chain(5));
+  StaticRun run(blob);
+  ASSERT_EQ(run.status, GRT_OK) << run.error.message;
+  fill_input(run.executor, 3);
+  ASSERT_EQ(grt_run(run.executor), GRT_OK) << grt_last_error(run.executor)->message;
+  EXPECT_EQ(output_bytes(run.executor), expected_from(3, 16));
+  EXPECT_EQ(grt_node_count(run.executor), 5u);
+  EXPECT_STREQ(grt_node_kernel(run.executor, 4), "copy");
+}
+
+TEST(Executor, TensorsDescribeTheModel) {
+  const AlignedBytes blob = to_blob(copy_chain(1, 24));
+  StaticRun run(blob);
+  ASSERT_EQ(run.status, GRT_OK);
+  const DLTensor* in = grt_input(run.executor, 0);
+  ASSERT_NE(in, nullptr);
+  EXPECT_EQ(in->ndim, 2);
+  EXPECT_EQ(in->shape[1], 24);
+  EXPECT_EQ(in->dtype.code, kDLInt);
+  EXPECT_EQ(in->dtype.bits, 8);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(in->data) % 16, 0u);
+  EXPECT_EQ(grt_input(run.executor, 1), nullptr);
+  EXPECT_EQ(grt_output(run.executor, 1), nullptr);
+}
+
+TEST(Executor, InputsAndOutputsByName) {
+  const AlignedBytes blob = to_blob(copy_chain(2));
+  StaticRun run(blob);
+  ASSERT_EQ(run.status, GRT_OK);
+  EXPECT_EQ(grt_input_index(run.executor, "x"), 0);
+  EXPECT_EQ(grt_output_index(run.executor, "y"), 0);
+  EXPECT_EQ(grt_input_index(run.executor, "y"), -1);
+  EXPECT_EQ(grt_output_index(run.executor, nullptr), -1);
+}
+
+TEST(Executor, BoundCallerBuffersAreUsedInPlace) {
+  const AlignedBytes blob = to_blob(copy_chain(2));
+  StaticRun run(blob);
+  ASSERT_EQ(run.status, GRT_OK);
+  alignas(16) int8_t in[16];
+  alignas(16) int8_t out[16] = {};
+  for (int i = 0; i < 16; ++i) in[i] = static_cast<int8_t>(100 - i);
+  ASSERT_EQ(grt_bind_input(run.executor, 0, in, sizeof in), GRT_OK);
+  ASSERT_EQ(grt_bind_output(run.executor, 0, out, sizeof out), GRT_OK);
+  ASSERT_EQ(grt_run(run.executor), GRT_OK);
+  EXPECT_EQ(std::memcmp(in, out, 16), 0);
+  EXPECT_EQ(grt_bind_input(run.executor, 0, in, 15), GRT_ERR_ARGUMENT);
+  EXPECT_NE(std::string(grt_last_error(run.executor)->message).find("needs 16 bytes, 15 given"), std::string::npos);
+  EXPECT_EQ(grt_bind_input(run.executor, 0, in + 1, 15 + 1), GRT_ERR_ARGUMENT);
+  EXPECT_EQ(grt_bind_input(run.executor, 3, in, 16), GRT_ERR_ARGUMENT);
+}
+
+TEST(Executor, AliasesShareTheirTargetsBytes) {
+  ModelDef m;
+  const uint32_t x = m.add_activation("x", DType::Int8, {1, 16});
+  const uint32_t square = m.add_alias("x_4x4", x, {4, 4});
+  const uint32_t y = m.add_activation("y", DType::Int8, {4, 4});
+  m.inputs = {x};
+  m.outputs = {y};
+  m.add_node("copy", {ArgDef::input(square), ArgDef::output(y)});
+  tools::plan_default(&m);
+  const AlignedBytes blob = to_blob(m);
+  StaticRun run(blob);
+  ASSERT_EQ(run.status, GRT_OK) << run.error.message;
+  fill_input(run.executor, -8);
+  ASSERT_EQ(grt_run(run.executor), GRT_OK);
+  EXPECT_EQ(output_bytes(run.executor), expected_from(-8, 16));
+}
+
+struct Profile {
+  std::vector<uint32_t> nodes;
+  std::vector<std::string> kernels;
+  uint32_t stop_before = UINT32_MAX;
+  static void node_done(void* user, uint32_t node, const char* kernel, uint64_t) {
+    auto* p = static_cast<Profile*>(user);
+    p->nodes.push_back(node);
+    p->kernels.emplace_back(kernel);
+  }
+  static int before_node(void* user, uint32_t node) { return node == static_cast<Profile*>(user)->stop_before ? 1 : 0; }
+};
+
+TEST(Executor, ProfileHookSeesEveryNode) {
+  const AlignedBytes blob = to_blob(copy_chain(3));
+  Profile profile;
+  grt_hooks hooks{Profile::node_done, nullptr, &profile};
+  StaticRun run(blob, nullptr, &hooks);
+  ASSERT_EQ(run.status, GRT_OK);
+  ASSERT_EQ(grt_run(run.executor), GRT_OK);
+  EXPECT_EQ(profile.nodes, (std::vector<uint32_t>{0, 1, 2}));
+  EXPECT_EQ(profile.kernels, (std::vector<std::string>{"copy", "copy", "copy"}));
+}
+
+TEST(Executor, BeforeNodeHookCancelsAndTheExecutorStaysUsable) {
+  const AlignedBytes blob = to_blob(copy_chain(3));
+  Profile profile;
+  profile.stop_before = 2;
+  grt_hooks hooks{Profile::node_done, Profile::before_node, &profile};
+  StaticRun run(blob, nullptr, &hooks);
+  ASSERT_EQ(run.status, GRT_OK);
+  EXPECT_EQ(grt_run(run.executor), GRT_ERR_CANCELLED);
+  EXPECT_NE(std::string(grt_last_error(run.executor)->message).find("before node 2"), std::string::npos);
+  EXPECT_EQ(profile.nodes.size(), 2u);
+  profile.stop_before = UINT32_MAX;
+  fill_input(run.executor, 1);
+  EXPECT_EQ(grt_run(run.executor), GRT_OK);
+  EXPECT_EQ(output_bytes(run.executor), expected_from(1, 16));
+}
+
+// User kernels that exercise the backend API.
+grt_executor* g_cancel_target = nullptr;  // test-only: which executor the kernel cancels
+
+int failing_kernel(TVMValue*, int*, int, TVMValue*, int*, void*) {
+  TVMAPISetLastError("input scale is zero");
+  return -7;
+}
+
+int silent_failing_kernel(TVMValue*, int*, int, TVMValue*, int*, void*) { return -3; }
+
+int cancelling_kernel(TVMValue*, int*, int, TVMValue*, int*, void*) {
+  grt_cancel(g_cancel_target);
+  return 0;
+}
+
+int workspace_kernel(TVMValue* args, int*, int, TVMValue*, int*, void*) {
+  const int64_t want = args[0].v_int64;
+  void* a = TVMBackendAllocWorkspace(kDLCPU, 0, static_cast<uint64_t>(want), kDLInt, 8);
+  if (a == nullptr) return -1;
+  std::memset(a, 0x5a, static_cast<size_t>(want));
+  void* b = TVMBackendAllocWorkspace(kDLCPU, 0, 16, kDLInt, 8);
+  if (b == nullptr) return -1;
+  if (TVMBackendFreeWorkspace(kDLCPU, 0, a) == 0) return -2;  // not LIFO: must be refused
+  if (TVMBackendFreeWorkspace(kDLCPU, 0, b) != 0) return -3;
+  if (TVMBackendFreeWorkspace(kDLCPU, 0, a) != 0) return -4;
+  return 0;
+}
+
+ModelDef single_node(const char* kernel, std::vector<ArgDef> extra = {}, uint64_t workspace = 0) {
+  ModelDef m = copy_chain(1);
+  m.add_node(kernel, std::move(extra), "user_node");
+  m.nodes.back().workspace_bytes = workspace;
+  tools::plan_default(&m);
+  return m;
+}
+
+TEST(Executor, KernelFailureNamesTheNodeAndCarriesTheKernelsMessage) {
+  Registry r;
+  ASSERT_EQ(grt_registry_add(&r.registry, "scale_check", failing_kernel, nullptr), GRT_OK);
+  const AlignedBytes blob = to_blob(single_node("scale_check"));
+  StaticRun run(blob, &r.registry);
+  ASSERT_EQ(run.status, GRT_OK) << run.error.message;
+  EXPECT_EQ(grt_run(run.executor), GRT_ERR_KERNEL_FAILED);
+  EXPECT_STREQ(grt_last_error(run.executor)->message, "node 1 (scale_check) failed: input scale is zero");
+}
+
+TEST(Executor, KernelFailureWithoutMessageGivesTheCode) {
+  Registry r;
+  ASSERT_EQ(grt_registry_add(&r.registry, "mute", silent_failing_kernel, nullptr), GRT_OK);
+  const AlignedBytes blob = to_blob(single_node("mute"));
+  StaticRun run(blob, &r.registry);
+  ASSERT_EQ(run.status, GRT_OK);
+  EXPECT_EQ(grt_run(run.executor), GRT_ERR_KERNEL_FAILED);
+  EXPECT_STREQ(grt_last_error(run.executor)->message, "node 1 (mute) failed with code -3");
+}
+
+TEST(Executor, CancelFromInsideARunStopsAtTheNextBoundary) {
+  Registry r;
+  ASSERT_EQ(grt_registry_add(&r.registry, "cancel_me", cancelling_kernel, nullptr), GRT_OK);
+  ModelDef m = single_node("cancel_me");
+  m.add_node("noop", {});
+  const AlignedBytes blob = to_blob(m);
+  StaticRun run(blob, &r.registry);
+  ASSERT_EQ(run.status, GRT_OK);
+  g_cancel_target = run.executor;
+  EXPECT_EQ(grt_run(run.executor), GRT_ERR_CANCELLED);
+  EXPECT_NE(std::string(grt_last_error(run.executor)->message).find("before node 2"), std::string::npos);
+}
+
+TEST(Executor, WorkspacesComeFromThePlanAndFreeInLifoOrder) {
+  Registry r;
+  ASSERT_EQ(grt_registry_add(&r.registry, "scratch", workspace_kernel, nullptr), GRT_OK);
+  const uint64_t budget = GRT_STACK_ALLOCATION_BYTES(100u, 16u) + GRT_STACK_ALLOCATION_BYTES(16u, 16u);
+  const AlignedBytes blob = to_blob(single_node("scratch", {ArgDef::integer(100)}, budget));
+  StaticRun run(blob, &r.registry);
+  ASSERT_EQ(run.status, GRT_OK) << run.error.message;
+  EXPECT_EQ(grt_run(run.executor), GRT_OK) << grt_last_error(run.executor)->message;
+}
+
+TEST(Executor, WorkspaceBeyondThePlanFailsCleanly) {
+  Registry r;
+  ASSERT_EQ(grt_registry_add(&r.registry, "scratch", workspace_kernel, nullptr), GRT_OK);
+  const AlignedBytes blob = to_blob(single_node("scratch", {ArgDef::integer(1000)}, 256));
+  StaticRun run(blob, &r.registry);
+  ASSERT_EQ(run.status, GRT_OK);
+  EXPECT_EQ(grt_run(run.executor), GRT_ERR_KERNEL_FAILED);
+  EXPECT_NE(std::string(grt_last_error(run.executor)->message).find("planned workspace"), std::string::npos)
+      << grt_last_error(run.executor)->message;
+}
+
+TEST(Executor, BackendCallsOutsideARunAreRefused) {
+  EXPECT_EQ(TVMBackendAllocWorkspace(kDLCPU, 0, 16, kDLInt, 8), nullptr);
+  EXPECT_NE(TVMBackendFreeWorkspace(kDLCPU, 0, nullptr), 0);
+  TVMAPISetLastError("nobody is listening");  // must not crash
+  EXPECT_EQ(*grt_platform_current_slot(), nullptr);
+}
+
+TEST(Executor, TwoExecutorsOverOneBlobDoNotInterfere) {
+  const AlignedBytes blob = to_blob(copy_chain(4));
+  StaticRun a(blob);
+  StaticRun b(blob);
+  ASSERT_EQ(a.status, GRT_OK);
+  ASSERT_EQ(b.status, GRT_OK);
+  fill_input(a.executor, 10);
+  fill_input(b.executor, -50);
+  ASSERT_EQ(grt_run(a.executor), GRT_OK);
+  ASSERT_EQ(grt_run(b.executor), GRT_OK);
+  EXPECT_EQ(output_bytes(a.executor), expected_from(10, 16));
+  EXPECT_EQ(output_bytes(b.executor), expected_from(-50, 16));
+}
+
+TEST(Executor, NullArgumentsAreRefusedNotCrashedOn) {
+  EXPECT_EQ(grt_run(nullptr), GRT_ERR_ARGUMENT);
+  EXPECT_EQ(grt_input(nullptr, 0), nullptr);
+  EXPECT_EQ(grt_input_count(nullptr), 0u);
+  EXPECT_EQ(grt_last_error(nullptr), nullptr);
+  EXPECT_EQ(grt_bind_input(nullptr, 0, nullptr, 0), GRT_ERR_ARGUMENT);
+  grt_cancel(nullptr);
+  grt_release(nullptr);
+  grt_error error{};
+  EXPECT_EQ(grt_init(nullptr, nullptr, 0, nullptr, 0, nullptr, &error), GRT_ERR_ARGUMENT);
+  EXPECT_EQ(grt_model_requirements(nullptr, 0, GRT_STRATEGY_STATIC, nullptr, &error), GRT_ERR_ARGUMENT);
+  grt_requirements req{};
+  EXPECT_EQ(grt_model_requirements(nullptr, 0, GRT_STRATEGY_STATIC, &req, nullptr), GRT_ERR_ARGUMENT);
+}
+
+// The same blob under the allocator-backed strategies.
+class Strategies : public ::testing::TestWithParam<grt_strategy> {};
+
+TEST_P(Strategies, SameBlobSameOutputs) {
+  const AlignedBytes blob = to_blob(copy_chain(4));
+  grt_requirements req{};
+  grt_error error{};
+  ASSERT_EQ(grt_model_requirements(blob.data(), blob.size(), GetParam(), &req, &error), GRT_OK);
+  AlignedBytes storage(req.bookkeeping_bytes);
+  // Activations come and go in any order under DYNAMIC: a heap serves it; STACK is LIFO.
+  AlignedBytes arena(req.allocator_bytes);
+  grt_stack_allocator stack;
+  grt_stack_init(&stack, arena.data(), arena.size());
+  grt_heap_allocator heap;
+  grt_heap_init(&heap, 0);
+  const grt_allocator allocator = GetParam() == GRT_STRATEGY_STACK ? grt_stack_as_allocator(&stack) : grt_heap_as_allocator(&heap);
+  Registry r;
+  grt_options options{};
+  options.registry = &r.registry;
+  options.memory.strategy = GetParam();
+  options.memory.allocator = &allocator;
+  grt_executor* x = nullptr;
+  ASSERT_EQ(grt_init(&x, storage.data(), storage.size(), blob.data(), blob.size(), &options, &error), GRT_OK) << error.message;
+  for (int round = 0; round < 3; ++round) {
+    fill_input(x, static_cast<int8_t>(round * 7));
+    ASSERT_EQ(grt_run(x), GRT_OK) << grt_last_error(x)->message;
+    EXPECT_EQ(output_bytes(x), expected_from(static_cast<int8_t>(round * 7), 16));
+  }
+  grt_release(x);
+  EXPECT_EQ(stack.bytes_in_use, 0u);
+  EXPECT_EQ(stack.lifo_violations, 0u);
+  EXPECT_EQ(heap.bytes_in_use, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Executor, Strategies, ::testing::Values(GRT_STRATEGY_DYNAMIC, GRT_STRATEGY_STACK),
+                         [](const ::testing::TestParamInfo<grt_strategy>& p) { return p.param == GRT_STRATEGY_DYNAMIC ? "Dynamic" : "Stack"; });
+
+TEST(Executor, StackStrategyRequirementIsExact) {
+  const AlignedBytes blob = to_blob(copy_chain(3));
+  grt_requirements req{};
+  grt_error error{};
+  ASSERT_EQ(grt_model_requirements(blob.data(), blob.size(), GRT_STRATEGY_STACK, &req, &error), GRT_OK);
+  for (const size_t bytes : {req.allocator_bytes, req.allocator_bytes - 1}) {
+    AlignedBytes storage(req.bookkeeping_bytes);
+    AlignedBytes arena(bytes);
+    grt_stack_allocator stack;
+    grt_stack_init(&stack, arena.data(), bytes);
+    const grt_allocator allocator = grt_stack_as_allocator(&stack);
+    Registry r;
+    grt_options options{};
+    options.registry = &r.registry;
+    options.memory.strategy = GRT_STRATEGY_STACK;
+    options.memory.allocator = &allocator;
+    grt_executor* x = nullptr;
+    const grt_status s = grt_init(&x, storage.data(), storage.size(), blob.data(), blob.size(), &options, &error);
+    if (bytes == req.allocator_bytes) {
+      EXPECT_EQ(s, GRT_OK) << error.message;
+    } else {
+      EXPECT_EQ(s, GRT_ERR_OUT_OF_MEMORY);
+      EXPECT_NE(std::string(error.message).find("out of memory"), std::string::npos) << error.message;
+      EXPECT_EQ(stack.bytes_in_use, 0u) << "a failed init must give back what it took";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace grt::test

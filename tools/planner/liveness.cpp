@@ -1,0 +1,62 @@
+#include <algorithm>
+#include <map>
+
+#include "graphrt/tools/planner.h"
+
+namespace grt::tools {
+
+std::vector<Block> planning_blocks(const ModelDef& model) {
+  constexpr uint32_t kUnset = UINT32_MAX;
+  const uint32_t end = model.nodes.empty() ? 0 : static_cast<uint32_t>(model.nodes.size() - 1);
+  std::vector<LiveRange> live(model.tensors.size(), LiveRange{kUnset, kUnset});
+  for (const uint32_t t : model.inputs) live[model.root_of(t)] = LiveRange{0, 0};
+  for (uint32_t n = 0; n < model.nodes.size(); ++n) {
+    for (const auto& a : model.nodes[n].args) {
+      if (a.kind != ArgKind::Input && a.kind != ArgKind::Output) continue;
+      LiveRange& r = live[model.root_of(static_cast<uint32_t>(a.value))];
+      if (r.first == kUnset) r.first = n;
+      if (r.last == kUnset || r.last < n) r.last = n;
+    }
+  }
+  for (const uint32_t t : model.outputs) {
+    LiveRange& r = live[model.root_of(t)];
+    if (r.first == kUnset) r.first = end;
+    r.last = end;
+  }
+  std::vector<Block> blocks;
+  for (uint32_t t = 0; t < model.tensors.size(); ++t) {
+    if (model.tensors[t].kind != TensorKind::Activation || live[t].first == kUnset) continue;
+    Block b;
+    b.tensor = t;
+    b.size = model.tensors[t].bytes();
+    b.live = live[t];
+    blocks.push_back(b);
+  }
+  for (uint32_t n = 0; n < model.nodes.size(); ++n) {
+    if (model.nodes[n].workspace_bytes == 0) continue;
+    Block b;
+    b.node = n;
+    b.size = model.nodes[n].workspace_bytes;
+    b.live = LiveRange{n, n};
+    blocks.push_back(b);
+  }
+  return blocks;
+}
+
+uint64_t liveness_lower_bound(const std::vector<Block>& blocks) {
+  // Sweep over interval endpoints: +size at first, -size after last.
+  std::map<uint64_t, int64_t> delta;
+  for (const auto& b : blocks) {
+    delta[b.live.first] += static_cast<int64_t>(b.size);
+    delta[uint64_t{b.live.last} + 1] -= static_cast<int64_t>(b.size);
+  }
+  int64_t live = 0;
+  int64_t peak = 0;
+  for (const auto& [node, d] : delta) {
+    live += d;
+    peak = std::max(peak, live);
+  }
+  return static_cast<uint64_t>(peak);
+}
+
+}  // namespace grt::tools
