@@ -1,0 +1,111 @@
+// What an operator converter sees: the TFLite operator being converted and the graphrt
+// model being built. One converter per TFLite builtin operator, in tools/importer/ops/.
+#ifndef GRAPHRT_TOOLS_IMPORT_CONTEXT_H_
+#define GRAPHRT_TOOLS_IMPORT_CONTEXT_H_
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "graphrt/tools/model_def.h"
+#include "tflite_generated.h"
+
+namespace grt::tools {
+
+class ImportContext {
+ public:
+  ImportContext(const tflite::Model* model, const tflite::SubGraph* subgraph, ModelDef* graph);
+
+  // ---- The operator being converted (set by the importer before each converter runs) ----
+  const tflite::Operator& op() const { return *op_; }
+  void set_operator(const tflite::Operator* op, uint32_t index) {
+    op_ = op;
+    op_index_ = index;
+  }
+  uint32_t op_index() const { return op_index_; }
+  std::string op_name() const;  // e.g. "CONV_2D #3"
+  template <typename T>
+  const T* options() const {
+    return op_->builtin_options_as<T>();
+  }
+  int input_count() const;
+  int output_count() const;
+  // The TFLite tensor index of input/output i; -1 for an absent optional input.
+  int32_t input_index(int i) const;
+  int32_t output_index(int i) const;
+
+  // ---- TFLite tensors ----
+  const tflite::Tensor* tensor(int32_t tflite_index) const;
+  std::vector<int64_t> shape(int32_t tflite_index) const;
+  DType dtype(int32_t tflite_index) const;  // fails the import on types graphrt lacks
+  bool is_constant(int32_t tflite_index) const;
+  // Raw constant bytes (empty if not constant).
+  std::vector<uint8_t> constant_bytes(int32_t tflite_index) const;
+  template <typename T>
+  std::vector<T> constant_values(int32_t tflite_index) const {
+    const std::vector<uint8_t> bytes = constant_bytes(tflite_index);
+    std::vector<T> v(bytes.size() / sizeof(T));
+    if (!v.empty()) std::memcpy(v.data(), bytes.data(), v.size() * sizeof(T));
+    return v;
+  }
+  // Quantization of a TFLite tensor (scale 0 / zero point 0 when absent).
+  float scale(int32_t tflite_index, size_t channel = 0) const;
+  std::vector<float> scales(int32_t tflite_index) const;
+  int32_t zero_point(int32_t tflite_index, size_t channel = 0) const;
+
+  // ---- graphrt tensors ----
+  // The graphrt tensor for a TFLite tensor, created on first use: a constant (bytes copied
+  // into a 16-byte aligned buffer) or an activation.
+  uint32_t graph_tensor(int32_t tflite_index);
+  uint32_t input(int i) { return graph_tensor(input_index(i)); }
+  uint32_t output(int i) { return graph_tensor(output_index(i)); }
+  // Makes TFLite tensor `alias` share the bytes of `target` (reshape-like ops: no node).
+  void make_alias(int32_t alias, int32_t target);
+  // A new constant 1-D int32 tensor, for IntArray arguments.
+  uint32_t int_array(const std::string& name, const std::vector<int32_t>& values);
+  // A new constant tensor with the given bytes (e.g. precomputed lookup tables).
+  uint32_t constant(const std::string& name, DType dtype, std::vector<int64_t> shape, std::vector<uint8_t> bytes);
+
+  // Emits a node calling `kernel`. workspace_bytes: what the kernel will request through
+  // TVMBackendAllocWorkspace, counted with GRT_STACK_ALLOCATION_BYTES per request.
+  void add_node(std::string_view kernel, std::vector<ArgDef> args, uint64_t workspace_bytes = 0);
+
+  // Fails the conversion with a one-line reason (the importer prefixes the operator).
+  // Returns false so converters can `return ctx.fail("...")`.
+  bool fail(std::string message);
+  const std::string& error() const { return error_; }
+
+  ModelDef& graph() { return *graph_; }
+  const tflite::Model& model() const { return *model_; }
+
+ private:
+  const tflite::Model* model_;
+  const tflite::SubGraph* subgraph_;
+  ModelDef* graph_;
+  const tflite::Operator* op_ = nullptr;
+  uint32_t op_index_ = 0;
+  std::vector<int64_t> graph_index_;  // TFLite tensor -> graphrt tensor, -1 until used
+  std::string error_;
+};
+
+// A converter returns false after ctx.fail(...) when it cannot convert this instance (an
+// unsupported type combination, say).
+using OpConverter = bool (*)(ImportContext& ctx);
+
+// Each family registers its converters by TFLite builtin operator.
+struct ConverterTable {
+  void add(tflite::BuiltinOperator op, OpConverter converter);
+  OpConverter find(tflite::BuiltinOperator op) const;
+  std::vector<std::pair<tflite::BuiltinOperator, OpConverter>> entries;
+};
+
+void register_shape_ops(ConverterTable& table);        // ops/shape_ops.cpp (importer core)
+void register_conv_ops(ConverterTable& table);         // ops/conv_ops.cpp
+void register_dense_ops(ConverterTable& table);        // ops/dense_ops.cpp
+void register_elementwise_ops(ConverterTable& table);  // ops/elementwise_ops.cpp
+
+}  // namespace grt::tools
+
+#endif  // GRAPHRT_TOOLS_IMPORT_CONTEXT_H_
