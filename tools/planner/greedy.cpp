@@ -6,34 +6,32 @@
 namespace grt::tools {
 
 namespace {
-uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+std::vector<uint32_t> identity_order(size_t n) {
+  std::vector<uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  return order;
+}
 }  // namespace
 
 uint64_t plan_greedy_by_size(const std::vector<Block>& blocks, std::vector<uint64_t>* offsets) {
-  std::vector<size_t> order(blocks.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return blocks[a].size > blocks[b].size; });
-  offsets->assign(blocks.size(), 0);
-  std::vector<size_t> placed;
-  uint64_t total = 0;
-  for (const size_t i : order) {
-    const Block& b = blocks[i];
-    // Placed blocks that live at the same time, by offset: take the lowest gap that fits.
-    std::vector<size_t> conflicts;
-    for (const size_t j : placed) {
-      if (blocks[j].live.overlaps(b.live) && blocks[j].size != 0) conflicts.push_back(j);
-    }
-    std::sort(conflicts.begin(), conflicts.end(), [&](size_t x, size_t y) { return (*offsets)[x] < (*offsets)[y]; });
-    uint64_t candidate = 0;
-    for (const size_t j : conflicts) {
-      if (align_up(candidate, b.alignment) + b.size <= (*offsets)[j]) break;  // fits in the gap
-      candidate = std::max(candidate, (*offsets)[j] + blocks[j].size);
-    }
-    (*offsets)[i] = align_up(candidate, b.alignment);
-    total = std::max(total, (*offsets)[i] + b.size);
-    placed.push_back(i);
-  }
-  return align_up(total, 16);
+  auto order = identity_order(blocks.size());
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    if (blocks[a].size != blocks[b].size) return blocks[a].size > blocks[b].size;
+    if (blocks[a].live.first != blocks[b].live.first) return blocks[a].live.first < blocks[b].live.first;
+    return a < b;
+  });
+  return place_in_order(blocks, conflict_lists(blocks), order, offsets);
+}
+
+uint64_t plan_greedy_by_conflicts(const std::vector<Block>& blocks, std::vector<uint64_t>* offsets) {
+  const ConflictLists conflicts = conflict_lists(blocks);
+  auto order = identity_order(blocks.size());
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    if (conflicts[a].size() != conflicts[b].size()) return conflicts[a].size() > conflicts[b].size();
+    if (blocks[a].size != blocks[b].size) return blocks[a].size > blocks[b].size;
+    return a < b;
+  });
+  return place_in_order(blocks, conflicts, order, offsets);
 }
 
 uint64_t apply_single_pool_plan(ModelDef* model, const std::vector<Block>& blocks, const std::vector<uint64_t>& offsets,

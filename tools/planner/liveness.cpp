@@ -9,13 +9,16 @@ std::vector<Block> planning_blocks(const ModelDef& model) {
   constexpr uint32_t kUnset = UINT32_MAX;
   const uint32_t end = model.nodes.empty() ? 0 : static_cast<uint32_t>(model.nodes.size() - 1);
   std::vector<LiveRange> live(model.tensors.size(), LiveRange{kUnset, kUnset});
+  std::vector<uint32_t> accesses(model.tensors.size(), 0);
   for (const uint32_t t : model.inputs) live[model.root_of(t)] = LiveRange{0, 0};
   for (uint32_t n = 0; n < model.nodes.size(); ++n) {
     for (const auto& a : model.nodes[n].args) {
       if (a.kind != ArgKind::Input && a.kind != ArgKind::Output) continue;
-      LiveRange& r = live[model.root_of(static_cast<uint32_t>(a.value))];
+      const uint32_t root = model.root_of(static_cast<uint32_t>(a.value));
+      LiveRange& r = live[root];
       if (r.first == kUnset) r.first = n;
       if (r.last == kUnset || r.last < n) r.last = n;
+      accesses[root]++;
     }
   }
   for (const uint32_t t : model.outputs) {
@@ -30,6 +33,7 @@ std::vector<Block> planning_blocks(const ModelDef& model) {
     b.tensor = t;
     b.size = model.tensors[t].bytes();
     b.live = live[t];
+    b.accesses = accesses[t];
     blocks.push_back(b);
   }
   for (uint32_t n = 0; n < model.nodes.size(); ++n) {
@@ -38,6 +42,7 @@ std::vector<Block> planning_blocks(const ModelDef& model) {
     b.node = n;
     b.size = model.nodes[n].workspace_bytes;
     b.live = LiveRange{n, n};
+    b.accesses = 2;  // the node writes its scratch and reads it back
     blocks.push_back(b);
   }
   return blocks;
@@ -57,6 +62,22 @@ uint64_t liveness_lower_bound(const std::vector<Block>& blocks) {
     peak = std::max(peak, live);
   }
   return static_cast<uint64_t>(peak);
+}
+
+uint64_t size_floor(const std::vector<Block>& blocks) { return (liveness_lower_bound(blocks) + 15) / 16 * 16; }
+
+ConflictLists conflict_lists(const std::vector<Block>& blocks) {
+  ConflictLists conflicts(blocks.size());
+  for (uint32_t i = 0; i < blocks.size(); ++i) {
+    if (blocks[i].size == 0) continue;  // an empty block shares no byte with anything
+    for (uint32_t j = i + 1; j < blocks.size(); ++j) {
+      if (blocks[j].size == 0 || !blocks[i].live.overlaps(blocks[j].live)) continue;
+      conflicts[i].push_back(j);
+      conflicts[j].push_back(i);
+    }
+  }
+  for (auto& list : conflicts) std::sort(list.begin(), list.end());
+  return conflicts;
 }
 
 }  // namespace grt::tools

@@ -11,7 +11,8 @@ extern "C" {
 #endif
 
 typedef struct grt_allocator_stats {
-  size_t bytes_in_use;   /* bytes handed out and not yet freed (as requested, not rounded) */
+  size_t bytes_in_use;   /* bytes handed out and not yet freed (as requested, not rounded;
+                            the page allocator counts whole pages) */
   size_t peak_bytes;     /* the most bytes_in_use ever reached */
   size_t failed_requests;
   size_t largest_free;   /* largest request that would succeed now; SIZE_MAX if unknown */

@@ -1,8 +1,335 @@
-// Converters for the conv kernel family (see kernels/src/conv/).
+// Converters for the conv kernel family (see kernels/src/conv/ for each kernel's argument
+// list): CONV_2D, DEPTHWISE_CONV_2D and TRANSPOSE_CONV. Padding, per-channel multipliers and
+// shifts and activation ranges are derived exactly as TFLM's Prepare does, so the kernels
+// only do integer (or float) arithmetic.
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
 #include "graphrt/tools/import_context.h"
+#include "graphrt/tools/quantize_params.h"
 
 namespace grt::tools {
+namespace {
 
-void register_conv_ops(ConverterTable& table) { (void)table; }
+struct Window {
+  int64_t stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1, pad_top = 0, pad_left = 0;
+};
+
+// TFLite's ComputeOutSize (padding.h).
+int64_t windowed_output_size(tflite::Padding padding, int64_t image, int64_t filter, int64_t stride, int64_t dilation) {
+  const int64_t effective_filter = (filter - 1) * dilation + 1;
+  if (stride == 0) return 0;
+  return padding == tflite::Padding::SAME ? (image + stride - 1) / stride : (image + stride - effective_filter) / stride;
+}
+
+// TFLite's ComputePaddingWithOffset: the leading half of the total padding.
+int64_t leading_padding(int64_t stride, int64_t dilation, int64_t image, int64_t filter, int64_t output) {
+  const int64_t effective_filter = (filter - 1) * dilation + 1;
+  const int64_t total = (output - 1) * stride + effective_filter - image;
+  return total > 0 ? total / 2 : 0;
+}
+
+// ComputePaddingHeightWidth over (image_h, image_w); the sizes it derives are returned too.
+Window padded_window(tflite::Padding padding, Window w, int64_t image_h, int64_t image_w, int64_t filter_h,
+                     int64_t filter_w, int64_t* derived_h, int64_t* derived_w) {
+  *derived_h = windowed_output_size(padding, image_h, filter_h, w.stride_h, w.dilation_h);
+  *derived_w = windowed_output_size(padding, image_w, filter_w, w.stride_w, w.dilation_w);
+  w.pad_top = leading_padding(w.stride_h, w.dilation_h, image_h, filter_h, *derived_h);
+  w.pad_left = leading_padding(w.stride_w, w.dilation_w, image_w, filter_w, *derived_w);
+  return w;
+}
+
+bool valid_window_options(ImportContext& ctx, const Window& w) {
+  if (w.stride_h < 1 || w.stride_w < 1) return ctx.fail("stride must be at least 1");
+  if (w.dilation_h < 1 || w.dilation_w < 1) return ctx.fail("dilation must be at least 1");
+  return true;
+}
+
+std::vector<ArgDef> window_args(const Window& w, bool with_dilation) {
+  std::vector<ArgDef> args = {ArgDef::integer(w.stride_h), ArgDef::integer(w.stride_w)};
+  if (with_dilation) {
+    args.push_back(ArgDef::integer(w.dilation_h));
+    args.push_back(ArgDef::integer(w.dilation_w));
+  }
+  args.push_back(ArgDef::integer(w.pad_top));
+  args.push_back(ArgDef::integer(w.pad_left));
+  return args;
+}
+
+void append(std::vector<ArgDef>* args, const std::vector<ArgDef>& more) { args->insert(args->end(), more.begin(), more.end()); }
+
+bool is_4d(const std::vector<int64_t>& shape) { return shape.size() == 4; }
+
+std::string shape_text(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i != 0 ? "," : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+// The activation's clamp for a quantized output, like CalculateActivationRangeQuantized.
+bool quantized_activation(ImportContext& ctx, tflite::ActivationFunctionType activation, int32_t output, int32_t type_min,
+                          int32_t type_max, int32_t* act_min, int32_t* act_max) {
+  if (activation > tflite::ActivationFunctionType::RELU6) {
+    return ctx.fail(std::string("fused activation ") + tflite::EnumNameActivationFunctionType(activation) + " is not supported");
+  }
+  quantized_activation_range(static_cast<int>(activation), ctx.scale(output), ctx.zero_point(output), type_min, type_max,
+                             act_min, act_max);
+  return true;
+}
+
+bool float_activation(ImportContext& ctx, tflite::ActivationFunctionType activation, std::vector<ArgDef>* args) {
+  if (activation > tflite::ActivationFunctionType::RELU6) {
+    return ctx.fail(std::string("fused activation ") + tflite::EnumNameActivationFunctionType(activation) + " is not supported");
+  }
+  float low = 0.0f;
+  float high = 0.0f;
+  float_activation_range(static_cast<int>(activation), &low, &high);
+  args->push_back(ArgDef::real(low));
+  args->push_back(ArgDef::real(high));
+  return true;
+}
+
+// Per-channel multipliers and shifts as PopulateConvolutionQuantizationParams derives them:
+// effective scale = input_scale * filter_scale[c] / output_scale, in double; a single filter
+// scale is broadcast. Emitted as two IntArray arguments.
+bool requantization_args(ImportContext& ctx, int32_t input, int32_t filter, int32_t output, int64_t channels,
+                         int32_t max_shift, std::vector<ArgDef>* args) {
+  const std::vector<float> filter_scales = ctx.scales(filter);
+  if (filter_scales.size() != 1 && static_cast<int64_t>(filter_scales.size()) != channels) {
+    return ctx.fail("filter has " + std::to_string(filter_scales.size()) + " scales for " + std::to_string(channels) +
+                    " output channels");
+  }
+  const double input_scale = static_cast<double>(ctx.scale(input));
+  const double output_scale = static_cast<double>(ctx.scale(output));
+  if (!(output_scale > 0.0)) return ctx.fail("output has no quantization scale");
+  std::vector<int32_t> multipliers(static_cast<size_t>(channels));
+  std::vector<int32_t> shifts(static_cast<size_t>(channels));
+  for (size_t c = 0; c < multipliers.size(); ++c) {
+    const double filter_scale = static_cast<double>(filter_scales.size() == 1 ? filter_scales[0] : filter_scales[c]);
+    const FixedPointMultiplier m = quantize_multiplier(input_scale * filter_scale / output_scale);
+    if (m.shift > max_shift || m.shift < -31) {
+      return ctx.fail("effective scale of channel " + std::to_string(c) + " is out of the kernel's range");
+    }
+    multipliers[c] = m.multiplier;
+    shifts[c] = m.shift;
+  }
+  const std::string base = ctx.op_name();
+  args->push_back(ArgDef::int_array(ctx.int_array(base + " multipliers", multipliers)));
+  args->push_back(ArgDef::int_array(ctx.int_array(base + " shifts", shifts)));
+  return true;
+}
+
+// The optional bias input as the kernel's bias argument, widened to int64 when the model
+// stores a narrower one for a 16-bit kernel (TFLM widens int16 biases of TRANSPOSE_CONV).
+bool bias_arg(ImportContext& ctx, int input_slot, DType wanted, int64_t channels, std::vector<ArgDef>* args) {
+  if (ctx.input_count() <= input_slot || !ctx.has_input(input_slot)) {
+    args->push_back(ArgDef::none());
+    return true;
+  }
+  const int32_t bias = ctx.input_index(input_slot);
+  const std::vector<int64_t> shape = ctx.shape(bias);
+  int64_t count = 1;
+  for (int64_t d : shape) count *= d;
+  if (count != channels) return ctx.fail("bias has " + std::to_string(count) + " values for " + std::to_string(channels) + " channels");
+  const DType type = ctx.dtype(bias);
+  if (type == wanted) {
+    args->push_back(ArgDef::input(ctx.graph_tensor(bias)));
+    return true;
+  }
+  if (wanted == DType::Int64 && type == DType::Int16 && ctx.is_constant(bias)) {
+    const std::vector<int16_t> narrow = ctx.constant_values<int16_t>(bias);
+    std::vector<uint8_t> bytes(narrow.size() * sizeof(int64_t));
+    for (size_t i = 0; i < narrow.size(); ++i) {
+      const int64_t wide = narrow[i];
+      std::memcpy(bytes.data() + i * sizeof(int64_t), &wide, sizeof(int64_t));
+    }
+    args->push_back(ArgDef::input(ctx.constant(ctx.op_name() + " bias", DType::Int64, {channels}, std::move(bytes))));
+    return true;
+  }
+  return ctx.fail(std::string("bias type ") + dtype_name(type) + " is not supported here (wants " + dtype_name(wanted) + ")");
+}
+
+bool zero_point_is_zero(ImportContext& ctx, int32_t tensor, const char* role) {
+  if (ctx.zero_point(tensor) != 0) return ctx.fail(std::string(role) + " of a 16-bit kernel needs zero point 0");
+  return true;
+}
+
+// ---- CONV_2D: inputs (X, filter [Cout,KH,KW,Cin/groups], bias?) ----
+bool convert_conv2d(ImportContext& ctx) {
+  const auto* options = ctx.options<tflite::Conv2DOptions>();
+  if (options == nullptr) return ctx.fail("has no Conv2DOptions");
+  if (ctx.input_count() < 2 || ctx.output_count() != 1) return ctx.fail("expects (input, filter[, bias]) -> output");
+  const int32_t x = ctx.input_index(0);
+  const int32_t filter = ctx.input_index(1);
+  const int32_t y = ctx.output_index(0);
+  const std::vector<int64_t> xs = ctx.shape(x), fs = ctx.shape(filter), ys = ctx.shape(y);
+  if (!is_4d(xs) || !is_4d(fs) || !is_4d(ys)) return ctx.fail("input, filter and output must be 4-D");
+  Window w;
+  w.stride_h = options->stride_h();
+  w.stride_w = options->stride_w();
+  w.dilation_h = options->dilation_h_factor();
+  w.dilation_w = options->dilation_w_factor();
+  if (!valid_window_options(ctx, w)) return false;
+  int64_t out_h = 0, out_w = 0;
+  w = padded_window(options->padding(), w, xs[1], xs[2], fs[1], fs[2], &out_h, &out_w);
+  if (out_h != ys[1] || out_w != ys[2]) {
+    return ctx.fail("output " + shape_text(ys) + " does not match the window's " + std::to_string(out_h) + "x" + std::to_string(out_w));
+  }
+  const int64_t channels = ys[3];
+  const DType in_type = ctx.dtype(x), filter_type = ctx.dtype(filter), out_type = ctx.dtype(y);
+  if (!ctx.error().empty()) return false;
+  std::vector<ArgDef> args = {ArgDef::input(ctx.graph_tensor(x)), ArgDef::input(ctx.graph_tensor(filter))};
+  if (in_type == DType::Float32 && filter_type == DType::Float32 && out_type == DType::Float32) {
+    if (!bias_arg(ctx, 2, DType::Float32, channels, &args)) return false;
+    args.push_back(ArgDef::output(ctx.graph_tensor(y)));
+    append(&args, window_args(w, true));
+    if (!float_activation(ctx, options->fused_activation_function(), &args)) return false;
+    ctx.add_node("conv2d_f32", std::move(args));
+    return ctx.error().empty();
+  }
+  if (in_type == DType::Int8 && filter_type == DType::Int8 && out_type == DType::Int8) {
+    if (!bias_arg(ctx, 2, DType::Int32, channels, &args)) return false;
+    args.push_back(ArgDef::output(ctx.graph_tensor(y)));
+    if (!requantization_args(ctx, x, filter, y, channels, 31, &args)) return false;
+    append(&args, window_args(w, true));
+    int32_t act_min = 0, act_max = 0;
+    if (!quantized_activation(ctx, options->fused_activation_function(), y, INT8_MIN, INT8_MAX, &act_min, &act_max)) return false;
+    args.push_back(ArgDef::integer(-ctx.zero_point(x)));
+    args.push_back(ArgDef::integer(ctx.zero_point(y)));
+    args.push_back(ArgDef::integer(act_min));
+    args.push_back(ArgDef::integer(act_max));
+    ctx.add_node("conv2d_s8", std::move(args));
+    return ctx.error().empty();
+  }
+  if (in_type == DType::Int16 && filter_type == DType::Int8 && out_type == DType::Int16) {
+    // TFLM accumulates in 32 bits when the bias is int32 (or absent with quantized_bias_type
+    // INT32); only the 64-bit accumulation has a kernel.
+    const bool has_bias = ctx.input_count() > 2 && ctx.has_input(2);
+    if ((has_bias && ctx.dtype(ctx.input_index(2)) == DType::Int32) ||
+        (!has_bias && options->quantized_bias_type() == tflite::TensorType::INT32)) {
+      return ctx.fail("16x8 convolution with 32-bit accumulation (int32 bias) is not supported");
+    }
+    if (!zero_point_is_zero(ctx, x, "input") || !zero_point_is_zero(ctx, y, "output")) return false;
+    if (!bias_arg(ctx, 2, DType::Int64, channels, &args)) return false;
+    args.push_back(ArgDef::output(ctx.graph_tensor(y)));
+    if (!requantization_args(ctx, x, filter, y, channels, 7, &args)) return false;
+    append(&args, window_args(w, true));
+    int32_t act_min = 0, act_max = 0;
+    if (!quantized_activation(ctx, options->fused_activation_function(), y, INT16_MIN, INT16_MAX, &act_min, &act_max)) return false;
+    args.push_back(ArgDef::integer(act_min));
+    args.push_back(ArgDef::integer(act_max));
+    ctx.add_node("conv2d_s16", std::move(args));
+    return ctx.error().empty();
+  }
+  return ctx.fail(std::string("types ") + dtype_name(in_type) + " x " + dtype_name(filter_type) + " -> " + dtype_name(out_type) +
+                  " are not supported");
+}
+
+// ---- DEPTHWISE_CONV_2D: inputs (X, filter [1,KH,KW,C*M], bias?) ----
+bool convert_depthwise_conv2d(ImportContext& ctx) {
+  const auto* options = ctx.options<tflite::DepthwiseConv2DOptions>();
+  if (options == nullptr) return ctx.fail("has no DepthwiseConv2DOptions");
+  if (ctx.input_count() < 2 || ctx.output_count() != 1) return ctx.fail("expects (input, filter[, bias]) -> output");
+  const int32_t x = ctx.input_index(0);
+  const int32_t filter = ctx.input_index(1);
+  const int32_t y = ctx.output_index(0);
+  const std::vector<int64_t> xs = ctx.shape(x), fs = ctx.shape(filter), ys = ctx.shape(y);
+  if (!is_4d(xs) || !is_4d(fs) || !is_4d(ys)) return ctx.fail("input, filter and output must be 4-D");
+  if (xs[3] < 1 || ys[3] % xs[3] != 0) return ctx.fail("output channels are not a multiple of the input channels");
+  const int64_t multiplier = ys[3] / xs[3];
+  if (options->depth_multiplier() != 0 && options->depth_multiplier() != multiplier) {
+    return ctx.fail("depth_multiplier " + std::to_string(options->depth_multiplier()) + " disagrees with the shapes (" +
+                    std::to_string(multiplier) + ")");
+  }
+  Window w;
+  w.stride_h = options->stride_h();
+  w.stride_w = options->stride_w();
+  w.dilation_h = options->dilation_h_factor();
+  w.dilation_w = options->dilation_w_factor();
+  if (!valid_window_options(ctx, w)) return false;
+  int64_t out_h = 0, out_w = 0;
+  w = padded_window(options->padding(), w, xs[1], xs[2], fs[1], fs[2], &out_h, &out_w);
+  if (out_h != ys[1] || out_w != ys[2]) {
+    return ctx.fail("output " + shape_text(ys) + " does not match the window's " + std::to_string(out_h) + "x" + std::to_string(out_w));
+  }
+  const int64_t channels = ys[3];
+  const DType in_type = ctx.dtype(x), filter_type = ctx.dtype(filter), out_type = ctx.dtype(y);
+  if (!ctx.error().empty()) return false;
+  std::vector<ArgDef> args = {ArgDef::input(ctx.graph_tensor(x)), ArgDef::input(ctx.graph_tensor(filter))};
+  if (in_type == DType::Float32 && filter_type == DType::Float32 && out_type == DType::Float32) {
+    if (!bias_arg(ctx, 2, DType::Float32, channels, &args)) return false;
+    args.push_back(ArgDef::output(ctx.graph_tensor(y)));
+    append(&args, window_args(w, true));
+    if (!float_activation(ctx, options->fused_activation_function(), &args)) return false;
+    ctx.add_node("depthwise_conv2d_f32", std::move(args));
+    return ctx.error().empty();
+  }
+  if (in_type == DType::Int8 && filter_type == DType::Int8 && out_type == DType::Int8) {
+    if (!bias_arg(ctx, 2, DType::Int32, channels, &args)) return false;
+    args.push_back(ArgDef::output(ctx.graph_tensor(y)));
+    if (!requantization_args(ctx, x, filter, y, channels, 31, &args)) return false;
+    append(&args, window_args(w, true));
+    int32_t act_min = 0, act_max = 0;
+    if (!quantized_activation(ctx, options->fused_activation_function(), y, INT8_MIN, INT8_MAX, &act_min, &act_max)) return false;
+    args.push_back(ArgDef::integer(-ctx.zero_point(x)));
+    args.push_back(ArgDef::integer(ctx.zero_point(y)));
+    args.push_back(ArgDef::integer(act_min));
+    args.push_back(ArgDef::integer(act_max));
+    ctx.add_node("depthwise_conv2d_s8", std::move(args));
+    return ctx.error().empty();
+  }
+  return ctx.fail(std::string("types ") + dtype_name(in_type) + " x " + dtype_name(filter_type) + " -> " + dtype_name(out_type) +
+                  " are not supported");
+}
+
+// ---- TRANSPOSE_CONV: inputs (output_shape, filter [Cout,KH,KW,Cin], X, bias?) ----
+// output_shape may be a model input: like TFLM, its values are ignored and the output
+// tensor's static shape is used.
+bool convert_transpose_conv(ImportContext& ctx) {
+  const auto* options = ctx.options<tflite::TransposeConvOptions>();
+  if (options == nullptr) return ctx.fail("has no TransposeConvOptions");
+  if (ctx.input_count() < 3 || ctx.output_count() != 1) return ctx.fail("expects (output_shape, filter, input[, bias]) -> output");
+  const int32_t filter = ctx.input_index(1);
+  const int32_t x = ctx.input_index(2);
+  const int32_t y = ctx.output_index(0);
+  const std::vector<int64_t> xs = ctx.shape(x), fs = ctx.shape(filter), ys = ctx.shape(y);
+  if (!is_4d(xs) || !is_4d(fs) || !is_4d(ys)) return ctx.fail("input, filter and output must be 4-D");
+  Window w;
+  w.stride_h = options->stride_h();
+  w.stride_w = options->stride_w();
+  if (!valid_window_options(ctx, w)) return false;
+  // TFLM pads as a convolution from the output back to the input would.
+  int64_t unused_h = 0, unused_w = 0;
+  w = padded_window(options->padding(), w, ys[1], ys[2], fs[1], fs[2], &unused_h, &unused_w);
+  const int64_t channels = ys[3];
+  const DType in_type = ctx.dtype(x), filter_type = ctx.dtype(filter), out_type = ctx.dtype(y);
+  if (!ctx.error().empty()) return false;
+  if (!(in_type == DType::Int16 && filter_type == DType::Int8 && out_type == DType::Int16)) {
+    return ctx.fail(std::string("types ") + dtype_name(in_type) + " x " + dtype_name(filter_type) + " -> " + dtype_name(out_type) +
+                    " are not supported (only int16 x int8)");
+  }
+  if (!zero_point_is_zero(ctx, x, "input") || !zero_point_is_zero(ctx, y, "output")) return false;
+  std::vector<ArgDef> args = {ArgDef::input(ctx.graph_tensor(x)), ArgDef::input(ctx.graph_tensor(filter))};
+  if (!bias_arg(ctx, 3, DType::Int64, channels, &args)) return false;
+  args.push_back(ArgDef::output(ctx.graph_tensor(y)));
+  if (!requantization_args(ctx, x, filter, y, channels, 7, &args)) return false;
+  append(&args, window_args(w, false));
+  int32_t act_min = 0, act_max = 0;
+  if (!quantized_activation(ctx, options->fused_activation_function(), y, INT16_MIN, INT16_MAX, &act_min, &act_max)) return false;
+  args.push_back(ArgDef::integer(act_min));
+  args.push_back(ArgDef::integer(act_max));
+  ctx.add_node("transpose_conv_s16", std::move(args));
+  return ctx.error().empty();
+}
+
+}  // namespace
+
+void register_conv_ops(ConverterTable& table) {
+  table.add(tflite::BuiltinOperator::CONV_2D, convert_conv2d);
+  table.add(tflite::BuiltinOperator::DEPTHWISE_CONV_2D, convert_depthwise_conv2d);
+  table.add(tflite::BuiltinOperator::TRANSPOSE_CONV, convert_transpose_conv);
+}
 
 }  // namespace grt::tools

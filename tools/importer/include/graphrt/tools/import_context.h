@@ -35,12 +35,18 @@ class ImportContext {
   // The TFLite tensor index of input/output i; -1 for an absent optional input.
   int32_t input_index(int i) const;
   int32_t output_index(int i) const;
+  // True when input i exists and is not an absent optional input (-1).
+  bool has_input(int i) const { return input_index(i) >= 0; }
 
   // ---- TFLite tensors ----
   const tflite::Tensor* tensor(int32_t tflite_index) const;
   std::vector<int64_t> shape(int32_t tflite_index) const;
   DType dtype(int32_t tflite_index) const;  // fails the import on types graphrt lacks
+  // Has data in the model's buffers (and is not a model input, which the caller supplies).
   bool is_constant(int32_t tflite_index) const;
+  // Listed in the subgraph's inputs / outputs.
+  bool is_model_input(int32_t tflite_index) const;
+  bool is_model_output(int32_t tflite_index) const;
   // Raw constant bytes (empty if not constant).
   std::vector<uint8_t> constant_bytes(int32_t tflite_index) const;
   template <typename T>
@@ -57,12 +63,20 @@ class ImportContext {
 
   // ---- graphrt tensors ----
   // The graphrt tensor for a TFLite tensor, created on first use: a constant (bytes copied
-  // into a 16-byte aligned buffer) or an activation.
+  // into a 16-byte aligned buffer), an alias (after make_alias) or an activation. On a bad
+  // index or an unsupported tensor it fails the import and returns 0; the importer then
+  // discards the graph, so converters need not check.
   uint32_t graph_tensor(int32_t tflite_index);
   uint32_t input(int i) { return graph_tensor(input_index(i)); }
   uint32_t output(int i) { return graph_tensor(output_index(i)); }
   // Makes TFLite tensor `alias` share the bytes of `target` (reshape-like ops: no node).
+  // Both must have the same dtype and byte size. The alias's graphrt tensor is created lazily
+  // (kind Alias, pointing at the target's graphrt tensor) the first time it is used. When
+  // `alias` must be an activation of its own (it is a model output, or its graphrt tensor
+  // already exists), a `copy` node is emitted instead. Mismatches fail the import (fail()).
   void make_alias(int32_t alias, int32_t target);
+  // The TFLite tensor `tflite_index` was made an alias of, or -1.
+  int32_t alias_target(int32_t tflite_index) const;
   // A new constant 1-D int32 tensor, for IntArray arguments.
   uint32_t int_array(const std::string& name, const std::vector<int32_t>& values);
   // A new constant tensor with the given bytes (e.g. precomputed lookup tables).
@@ -86,7 +100,8 @@ class ImportContext {
   ModelDef* graph_;
   const tflite::Operator* op_ = nullptr;
   uint32_t op_index_ = 0;
-  std::vector<int64_t> graph_index_;  // TFLite tensor -> graphrt tensor, -1 until used
+  std::vector<int64_t> graph_index_;   // TFLite tensor -> graphrt tensor, -1 until used
+  std::vector<int32_t> alias_target_;  // TFLite tensor -> TFLite tensor it aliases, or -1
   std::string error_;
 };
 
@@ -96,10 +111,14 @@ using OpConverter = bool (*)(ImportContext& ctx);
 
 // Each family registers its converters by TFLite builtin operator.
 struct ConverterTable {
+  // Registering one operator twice is a programming error: throws std::logic_error.
   void add(tflite::BuiltinOperator op, OpConverter converter);
-  OpConverter find(tflite::BuiltinOperator op) const;
+  OpConverter find(tflite::BuiltinOperator op) const;  // nullptr when none
   std::vector<std::pair<tflite::BuiltinOperator, OpConverter>> entries;
 };
+
+// Every family's converters (what import_tflite uses by default).
+const ConverterTable& builtin_converters();
 
 void register_shape_ops(ConverterTable& table);        // ops/shape_ops.cpp (importer core)
 void register_conv_ops(ConverterTable& table);         // ops/conv_ops.cpp

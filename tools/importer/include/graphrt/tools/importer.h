@@ -11,6 +11,8 @@
 
 namespace grt::tools {
 
+struct ConverterTable;
+
 struct ImportResult {
   bool ok = false;
   std::string error;  // one line: what and where
@@ -20,6 +22,8 @@ struct ImportResult {
 
 // Converts the first subgraph. Does not plan memory: call the planner on the result.
 ImportResult import_tflite(const uint8_t* data, size_t size, ModelDef* out);
+// The same with a chosen set of converters (tests; tools that add their own operators).
+ImportResult import_tflite(const uint8_t* data, size_t size, ModelDef* out, const ConverterTable& converters);
 
 }  // namespace grt::tools
 

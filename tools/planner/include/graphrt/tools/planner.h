@@ -1,10 +1,15 @@
 // The static memory planner: liveness from node order, then offsets in pools such that no
 // two blocks live at the same time share a byte. Runs on the host, like TVM's USMP.
+//
+// This header is the single-pool core: blocks, their conflicts, and the offset algorithms.
+// memory_plan.h plans a whole model over several pools and reports on it.
 #ifndef GRAPHRT_TOOLS_PLANNER_H_
 #define GRAPHRT_TOOLS_PLANNER_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "graphrt/tools/model_def.h"
@@ -25,6 +30,10 @@ struct Block {
   uint64_t size = 0;
   uint32_t alignment = 16;
   LiveRange live;
+  // How often nodes touch the whole block (each Input or Output argument naming it or one
+  // of its aliases; a workspace counts 2, written and read by its node). It is the bytes
+  // touched per byte of size, the planner's measure of how hot a block is.
+  uint32_t accesses = 0;
 };
 
 // The blocks of a model, with the same liveness rules the runtime checks: a tensor lives
@@ -35,8 +44,73 @@ std::vector<Block> planning_blocks(const ModelDef& model);
 // The most bytes live during any one node: no plan can be smaller.
 uint64_t liveness_lower_bound(const std::vector<Block>& blocks);
 
-// Offsets for blocks (same order); returns the pool size they need.
+// Per block, the indices of the other blocks it must not share a byte with: both non-empty
+// and live at a common node. Sorted ascending.
+using ConflictLists = std::vector<std::vector<uint32_t>>;
+ConflictLists conflict_lists(const std::vector<Block>& blocks);
+
+// The shared placement step of every algorithm: blocks are placed one by one in `order`
+// (a permutation of the block indices), each at the lowest offset aligned to its alignment
+// where it shares no byte with a conflicting block placed before it. Returns the pool size:
+// the highest block end, rounded up to 16. For every valid plan some order reproduces it or
+// better, so searching over orders loses nothing.
+uint64_t place_in_order(const std::vector<Block>& blocks, const ConflictLists& conflicts, const std::vector<uint32_t>& order,
+                        std::vector<uint64_t>* offsets);
+
+// The smallest pool size any plan of `blocks` can have with offsets rounded as above: the
+// lower bound rounded up to 16. A search stops once it gets there.
+uint64_t size_floor(const std::vector<Block>& blocks);
+
+// Each algorithm fills `offsets` (same order as `blocks`) and returns the pool size.
+// Greedy by size: largest first (ties: earlier first use, then block index).
 uint64_t plan_greedy_by_size(const std::vector<Block>& blocks, std::vector<uint64_t>* offsets);
+// Greedy by conflicts: the blocks with the most conflicting blocks first (ties: larger,
+// then block index), since they have the fewest free gaps left if placed late.
+uint64_t plan_greedy_by_conflicts(const std::vector<Block>& blocks, std::vector<uint64_t>* offsets);
+
+struct SearchOptions {
+  // Placement orders tried after the starting ones. Results depend only on the blocks,
+  // the seed and this count.
+  uint64_t iterations = 20000;
+  uint64_t seed = 1;
+  // Extra wall-clock bound, 0 for none. When it is what stops the search, the result
+  // depends on the machine's speed: leave it 0 where plans must be reproducible.
+  double time_limit_seconds = 0;
+  // Pools with at most this many blocks are searched exhaustively (every order): exact.
+  size_t exhaustive_up_to = 7;
+};
+
+// An improving search over placement orders: starts from the best of several greedy
+// orders (greedy by size among them, so it is never worse), then late-acceptance hill
+// climbing with moves that lift a block under the peak to earlier in the order. Stops at
+// the size floor.
+uint64_t plan_search(const std::vector<Block>& blocks, const SearchOptions& options, std::vector<uint64_t>* offsets);
+
+enum class PlanAlgorithm { kGreedyBySize, kGreedyByConflicts, kSearch, kBest };
+
+// "greedy_by_size", "greedy_by_conflicts", "search", "best".
+const char* algorithm_name(PlanAlgorithm algorithm);
+std::optional<PlanAlgorithm> parse_algorithm(std::string_view name);
+
+// One algorithm's offsets and size. kBest is not an algorithm of its own: see plan_blocks.
+uint64_t run_algorithm(PlanAlgorithm algorithm, const std::vector<Block>& blocks, const SearchOptions& search,
+                       std::vector<uint64_t>* offsets);
+
+// The sizes every algorithm that ran reached, and which plan was kept.
+struct AlgorithmSize {
+  PlanAlgorithm algorithm = PlanAlgorithm::kGreedyBySize;
+  uint64_t size = 0;
+};
+struct BlockPlan {
+  std::vector<uint64_t> offsets;
+  uint64_t size = 0;
+  PlanAlgorithm chosen = PlanAlgorithm::kGreedyBySize;
+  std::vector<AlgorithmSize> sizes;
+};
+
+// Runs `algorithm`; kBest runs greedy by size, greedy by conflicts and the search and keeps
+// the smallest (ties: the earlier of those), so it is never worse than greedy by size.
+BlockPlan plan_blocks(PlanAlgorithm algorithm, const std::vector<Block>& blocks, const SearchOptions& search = {});
 
 // Writes offsets into the model: every block into pool 0, named `pool_name`, created if the
 // model has no pools. Returns the pool size.

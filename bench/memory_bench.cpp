@@ -1,0 +1,112 @@
+// Memory each strategy needs for the real models of the zoo, beside what TensorFlow Lite
+// Micro's arena needs for the same model (MANIFEST.json's tflm_arena_used_bytes).
+//
+//   memory_bench [zoo folder]     (default: $GRT_MODEL_ZOO, then the configured zoo)
+//
+// Columns, in bytes: the static plan's pools; the page allocator under DYNAMIC at 16- and
+// 64-byte pages (first fit; buffer including page metadata); the stack allocator under STACK;
+// and the executor's bookkeeping for each (STATIC / DYNAMIC / STACK).
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "graphrt/dynamic_memory.h"
+#include "graphrt/graphrt.h"
+#include "graphrt/tools/aligned_bytes.h"
+#include "graphrt/tools/importer.h"
+#include "graphrt/tools/model_def.h"
+#include "graphrt/tools/planner.h"
+
+namespace {
+
+using grt::tools::AlignedBytes;
+
+struct ManifestEntry {
+  std::string file;
+  long long tflm_arena_bytes = -1;
+};
+
+// Just enough of MANIFEST.json: each model's "file" and "tflm_arena_used_bytes".
+std::vector<ManifestEntry> read_manifest(const std::string& text) {
+  std::vector<ManifestEntry> entries;
+  const std::string file_key = "\"file\": \"", arena_key = "\"tflm_arena_used_bytes\": ";
+  for (size_t at = text.find(file_key); at != std::string::npos;) {
+    ManifestEntry e;
+    const size_t start = at + file_key.size();
+    e.file = text.substr(start, text.find('"', start) - start);
+    const size_t next = text.find(file_key, start);
+    const size_t arena = text.find(arena_key, start);
+    if (arena != std::string::npos && arena < next) e.tflm_arena_bytes = std::atoll(text.c_str() + arena + arena_key.size());
+    entries.push_back(e);
+    at = next;
+  }
+  return entries;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+size_t page_buffer(const AlignedBytes& blob, size_t page_size, std::string* why) {
+  grt_page_budget budget{};
+  grt_error error{};
+  grt_page_required_bytes(blob.data(), blob.size(), GRT_STRATEGY_DYNAMIC, page_size, GRT_PAGE_FIRST_FIT, nullptr, 0, &budget, &error);
+  AlignedBytes scratch(budget.scratch_bytes);
+  if (grt_page_required_bytes(blob.data(), blob.size(), GRT_STRATEGY_DYNAMIC, page_size, GRT_PAGE_FIRST_FIT, scratch.data(),
+                              scratch.size(), &budget, &error) != GRT_OK) {
+    *why = error.message;
+    return 0;
+  }
+  return budget.buffer_bytes;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string zoo = argc > 1 ? argv[1] : (std::getenv("GRT_MODEL_ZOO") != nullptr ? std::getenv("GRT_MODEL_ZOO") : GRT_DEFAULT_MODEL_ZOO);
+  const std::string manifest = read_file(zoo + "/models/MANIFEST.json");
+  if (manifest.empty()) {
+    std::fprintf(stderr, "no %s/models/MANIFEST.json: pass the zoo folder or set GRT_MODEL_ZOO\n", zoo.c_str());
+    return 1;
+  }
+  std::printf("%-32s %10s %10s %10s %10s %10s   %s\n", "model", "tflm arena", "static", "page16", "page64", "stack",
+              "bookkeeping static/dynamic/stack");
+  for (const ManifestEntry& entry : read_manifest(manifest)) {
+    const std::string bytes = read_file(zoo + "/models/" + entry.file);
+    grt::tools::ModelDef model;
+    const grt::tools::ImportResult imported =
+        grt::tools::import_tflite(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), &model);
+    if (!imported.ok || !imported.unsupported.empty()) {
+      std::string why = imported.error;
+      for (const auto& [op, count] : imported.unsupported) {
+        if (imported.error.empty()) why += op + " x" + std::to_string(count) + " ";
+      }
+      std::printf("%-32s skipped: %s\n", entry.file.c_str(), why.empty() ? "import failed" : why.c_str());
+      continue;
+    }
+    grt::tools::plan_default(&model);
+    const AlignedBytes blob(grt::tools::serialize(model));
+    grt_requirements req[3]{};
+    grt_error error{};
+    const grt_strategy strategies[3] = {GRT_STRATEGY_STATIC, GRT_STRATEGY_DYNAMIC, GRT_STRATEGY_STACK};
+    bool ok = true;
+    for (int s = 0; s < 3 && ok; ++s) ok = grt_model_requirements(blob.data(), blob.size(), strategies[s], &req[s], &error) == GRT_OK;
+    if (!ok) {
+      std::printf("%-32s skipped: %s\n", entry.file.c_str(), error.message);
+      continue;
+    }
+    size_t pools = 0;
+    for (uint32_t p = 0; p < req[0].pool_count; ++p) pools += req[0].pool_bytes[p];
+    std::string why;
+    const size_t page16 = page_buffer(blob, 16, &why);
+    const size_t page64 = page_buffer(blob, 64, &why);
+    std::printf("%-32s %10lld %10zu %10zu %10zu %10zu   %zu/%zu/%zu %s\n", entry.file.c_str(), entry.tflm_arena_bytes, pools, page16,
+                page64, req[2].allocator_bytes, req[0].bookkeeping_bytes, req[1].bookkeeping_bytes, req[2].bookkeeping_bytes,
+                why.c_str());
+  }
+  return 0;
+}

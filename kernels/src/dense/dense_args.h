@@ -1,0 +1,57 @@
+// Argument checks and small arithmetic helpers shared by the dense kernel family.
+#ifndef GRAPHRT_KERNELS_DENSE_DENSE_ARGS_H_
+#define GRAPHRT_KERNELS_DENSE_DENSE_ARGS_H_
+
+#include <stdint.h>
+
+#include "../kernel_args.h"
+
+namespace grt::kernels::dense {
+
+// Kernels index with int; refuse anything bigger so no index arithmetic overflows.
+inline bool fits_int(int64_t count) { return count >= 0 && count <= INT32_MAX; }
+
+inline bool same_shape(const DLTensor* a, const DLTensor* b) {
+  if (a->ndim != b->ndim) return false;
+  for (int i = 0; i < a->ndim; ++i) {
+    if (a->shape[i] != b->shape[i]) return false;
+  }
+  return true;
+}
+
+inline int64_t last_dim(const DLTensor* t) { return t->ndim > 0 ? t->shape[t->ndim - 1] : 1; }
+
+// A constant int32 array argument whose every value lies in [low, high] (IntArray data is
+// bound before checks run: it lives in the blob).
+inline bool int_values_within(const DLTensor* t, int64_t low, int64_t high) {
+  const int64_t n = element_count(t);
+  if (n > 0 && t->data == nullptr) return false;
+  const int32_t* v = data_of<const int32_t>(t);
+  for (int64_t i = 0; i < n; ++i) {
+    if (v[i] < low || v[i] > high) return false;
+  }
+  return true;
+}
+
+// Two's-complement wrap-around, as the reference kernels' int32 accumulators behave in
+// practice, without signed-overflow undefined behaviour.
+inline int32_t wrapping_add(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+}
+inline int32_t wrapping_mul(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) * static_cast<uint32_t>(b));
+}
+
+inline int32_t clamp_int(int32_t v, int32_t low, int32_t high) {
+  return v < low ? low : (v > high ? high : v);
+}
+
+// std::min(std::max(v, low), high), the reference kernels' float activation clamp.
+inline float clamp_float(float v, float low, float high) {
+  const float raised = v < low ? low : v;
+  return high < raised ? high : raised;
+}
+
+}  // namespace grt::kernels::dense
+
+#endif  // GRAPHRT_KERNELS_DENSE_DENSE_ARGS_H_

@@ -1,0 +1,170 @@
+// FULLY_CONNECTED, bit-exact with TFLM's reference kernels (integer_ops/fully_connected.h
+// for int8, fully_connected.h for float32). Y[b, n] = act(sum_k X[b, k] * W[n, k] + B[n]).
+//
+// fully_connected_s8 arguments:
+//   0 in X int8, any rank, batches * K elements (batches = elements of Y / N)
+//   1 in W int8 [N, K]
+//   2 in B int32 [N], or None
+//   3 out Y int8, last dimension N
+//   4 IntArray multipliers int32 [N] (per channel) or [1] (per tensor), Q31
+//   5 IntArray shifts int32, as many as multipliers, each in [-31, 30]
+//   6 Int input_offset = -input zero point, in [-127, 128]
+//   7 Int filter_offset = -filter zero point, in [-127, 128] (0 for per-channel: TFLM ignores it)
+//   8 Int output_offset = output zero point, in [-128, 127]
+//   9 Int act_min, 10 Int act_max: -128 <= act_min <= act_max <= 127
+//
+// fully_connected_f32 arguments:
+//   0 in X float32, 1 in W float32 [N, K], 2 in B float32 [N] or None, 3 out Y float32
+//   (shapes as above), 4 Float act_min, 5 Float act_max
+#include "../quant_math.h"
+#include "dense_args.h"
+
+namespace {
+
+using grt::kernels::ArgCheck;
+using grt::kernels::ElementType;
+namespace dense = grt::kernels::dense;
+
+// Shapes shared by both types: W [N, K], Y [..., N], X batches * K elements, B [N].
+void check_fully_connected_shapes(ArgCheck& check, TVMValue* args) {
+  if (!check.ok()) return;
+  const DLTensor* x = grt::kernels::tensor_at(args, 0);
+  const DLTensor* w = grt::kernels::tensor_at(args, 1);
+  const DLTensor* b = grt::kernels::optional_tensor_at(args, 2);
+  const DLTensor* y = grt::kernels::tensor_at(args, 3);
+  const int64_t units = w->shape[0];
+  const int64_t depth = w->shape[1];
+  check.expect(units >= 1 && depth >= 1, "weights must be [units >= 1, depth >= 1]");
+  check.expect(y->ndim >= 1 && dense::last_dim(y) == units, "output's last dimension must equal the weights' units");
+  if (!check.ok()) return;
+  const int64_t batches = grt::kernels::element_count(y) / units;
+  check.expect(dense::fits_int(grt::kernels::element_count(x)) && dense::fits_int(grt::kernels::element_count(w)) &&
+                   dense::fits_int(grt::kernels::element_count(y)),
+               "tensors are too large");
+  check.expect(grt::kernels::element_count(x) == batches * depth, "input must hold batches * depth elements");
+  check.expect(b == nullptr || grt::kernels::element_count(b) == units, "bias must have one value per unit");
+}
+
+}  // namespace
+
+GRT_KERNEL_FUNCTION(fully_connected_s8) {
+  (void)type_codes, (void)num_args, (void)ret_value, (void)ret_type_code, (void)resource_handle;
+  using grt::kernels::data_of;
+  const DLTensor* x = grt::kernels::tensor_at(args, 0);
+  const DLTensor* w = grt::kernels::tensor_at(args, 1);
+  const DLTensor* b = grt::kernels::optional_tensor_at(args, 2);
+  DLTensor* y = grt::kernels::tensor_at(args, 3);
+  const DLTensor* multipliers = grt::kernels::tensor_at(args, 4);
+  const DLTensor* shifts = grt::kernels::tensor_at(args, 5);
+  const int32_t input_offset = static_cast<int32_t>(grt::kernels::int_at(args, 6));
+  const int32_t filter_offset = static_cast<int32_t>(grt::kernels::int_at(args, 7));
+  const int32_t output_offset = static_cast<int32_t>(grt::kernels::int_at(args, 8));
+  const int32_t act_min = static_cast<int32_t>(grt::kernels::int_at(args, 9));
+  const int32_t act_max = static_cast<int32_t>(grt::kernels::int_at(args, 10));
+
+  const int units = static_cast<int>(w->shape[0]);
+  const int depth = static_cast<int>(w->shape[1]);
+  const int batches = static_cast<int>(grt::kernels::element_count(y) / units);
+  const int8_t* input = data_of<const int8_t>(x);
+  const int8_t* weights = data_of<const int8_t>(w);
+  const int32_t* bias = b != nullptr ? data_of<const int32_t>(b) : nullptr;
+  int8_t* output = data_of<int8_t>(y);
+  const int32_t* multiplier = data_of<const int32_t>(multipliers);
+  const int32_t* shift = data_of<const int32_t>(shifts);
+  const bool per_channel = grt::kernels::element_count(multipliers) > 1;
+
+  for (int batch = 0; batch < batches; ++batch) {
+    const int8_t* input_row = input + batch * depth;
+    int8_t* output_row = output + batch * units;
+    for (int unit = 0; unit < units; ++unit) {
+      const int8_t* weight_row = weights + unit * depth;
+      int32_t acc = 0;
+      for (int k = 0; k < depth; ++k) {
+        acc = dense::wrapping_add(acc, dense::wrapping_mul(weight_row[k] + filter_offset, input_row[k] + input_offset));
+      }
+      if (bias != nullptr) acc = dense::wrapping_add(acc, bias[unit]);
+      const int channel = per_channel ? unit : 0;
+      acc = grt::kernels::multiply_by_quantized_multiplier(acc, multiplier[channel], shift[channel]);
+      acc = dense::clamp_int(acc + output_offset, act_min, act_max);
+      output_row[unit] = static_cast<int8_t>(acc);
+    }
+  }
+  return 0;
+}
+
+GRT_CHECK_FUNCTION(fully_connected_s8) {
+  (void)ret_value, (void)ret_type_code, (void)resource_handle;
+  ArgCheck check("fully_connected_s8", args, type_codes, num_args);
+  check.count(11)
+      .tensor(0, ElementType::kInt8)
+      .tensor(1, ElementType::kInt8, 2)
+      .optional_tensor(2, ElementType::kInt32, 1)
+      .tensor(3, ElementType::kInt8)
+      .tensor(4, ElementType::kInt32, 1)
+      .tensor(5, ElementType::kInt32, 1)
+      .integer(6, -127, 128)
+      .integer(7, -127, 128)
+      .integer(8, -128, 127)
+      .integer(9, -128, 127)
+      .integer(10, -128, 127);
+  check_fully_connected_shapes(check, args);
+  if (!check.ok()) return check.result();
+  const int64_t units = grt::kernels::tensor_at(args, 1)->shape[0];
+  const DLTensor* multipliers = grt::kernels::tensor_at(args, 4);
+  const DLTensor* shifts = grt::kernels::tensor_at(args, 5);
+  const int64_t channels = grt::kernels::element_count(multipliers);
+  check.expect(channels == 1 || channels == units, "multipliers must be one per tensor or one per unit")
+      .expect(grt::kernels::element_count(shifts) == channels, "shifts must match multipliers")
+      .expect(dense::int_values_within(multipliers, INT32_MIN, INT32_MAX), "multipliers are missing")
+      .expect(dense::int_values_within(shifts, -31, 30), "shifts must lie in [-31, 30]")
+      .expect(grt::kernels::int_at(args, 9) <= grt::kernels::int_at(args, 10), "act_min exceeds act_max");
+  return check.result();
+}
+
+GRT_KERNEL_FUNCTION(fully_connected_f32) {
+  (void)type_codes, (void)num_args, (void)ret_value, (void)ret_type_code, (void)resource_handle;
+  using grt::kernels::data_of;
+  const DLTensor* x = grt::kernels::tensor_at(args, 0);
+  const DLTensor* w = grt::kernels::tensor_at(args, 1);
+  const DLTensor* b = grt::kernels::optional_tensor_at(args, 2);
+  DLTensor* y = grt::kernels::tensor_at(args, 3);
+  const float act_min = static_cast<float>(grt::kernels::real_at(args, 4));
+  const float act_max = static_cast<float>(grt::kernels::real_at(args, 5));
+
+  const int units = static_cast<int>(w->shape[0]);
+  const int depth = static_cast<int>(w->shape[1]);
+  const int batches = static_cast<int>(grt::kernels::element_count(y) / units);
+  const float* input = data_of<const float>(x);
+  const float* weights = data_of<const float>(w);
+  const float* bias = b != nullptr ? data_of<const float>(b) : nullptr;
+  float* output = data_of<float>(y);
+
+  for (int batch = 0; batch < batches; ++batch) {
+    const float* input_row = input + batch * depth;
+    float* output_row = output + batch * units;
+    for (int unit = 0; unit < units; ++unit) {
+      const float* weight_row = weights + unit * depth;
+      // Same summation order as the reference: products first, bias last.
+      float total = 0.0f;
+      for (int k = 0; k < depth; ++k) total += input_row[k] * weight_row[k];
+      const float bias_value = bias != nullptr ? bias[unit] : 0.0f;
+      output_row[unit] = dense::clamp_float(total + bias_value, act_min, act_max);
+    }
+  }
+  return 0;
+}
+
+GRT_CHECK_FUNCTION(fully_connected_f32) {
+  (void)ret_value, (void)ret_type_code, (void)resource_handle;
+  ArgCheck check("fully_connected_f32", args, type_codes, num_args);
+  check.count(6)
+      .tensor(0, ElementType::kFloat32)
+      .tensor(1, ElementType::kFloat32, 2)
+      .optional_tensor(2, ElementType::kFloat32, 1)
+      .tensor(3, ElementType::kFloat32)
+      .real(4)
+      .real(5);
+  check_fully_connected_shapes(check, args);
+  if (check.ok()) check.expect(!(grt::kernels::real_at(args, 5) < grt::kernels::real_at(args, 4)), "act_min exceeds act_max");
+  return check.result();
+}

@@ -1,0 +1,140 @@
+// SOFTMAX over the last dimension, bit-exact with TFLM's reference kernels
+// (reference/softmax.h): int8 in fixed point (exp of Q5.26 differences, sums in Q12.19),
+// float32 with expf.
+//
+// softmax_s8 arguments (output quantization is TFLM's required scale 1/256, zero point -128):
+//   0 in X int8, rank >= 1
+//   1 out Y int8, the shape of X
+//   2 Int input_multiplier, Q31 in [0, 2^31 - 1]     (from beta * input scale, PreprocessSoftmaxScaling)
+//   3 Int input_left_shift, in [0, 31]
+//   4 Int diff_min, <= 0: differences from the row maximum below it contribute nothing
+//
+// softmax_f32 arguments:
+//   0 in X float32, rank >= 1; 1 out Y float32, the shape of X; 2 Float beta
+#include <math.h>
+
+#include "dense_args.h"
+#include "softmax_fixed_point.h"
+
+namespace {
+
+using grt::kernels::ArgCheck;
+using grt::kernels::ElementType;
+namespace dense = grt::kernels::dense;
+namespace fixed = grt::kernels::softmax;
+
+void check_softmax_shapes(ArgCheck& check, TVMValue* args) {
+  if (!check.ok()) return;
+  const DLTensor* x = grt::kernels::tensor_at(args, 0);
+  const DLTensor* y = grt::kernels::tensor_at(args, 1);
+  check.expect(x->ndim >= 1, "input must have rank >= 1")
+      .expect(dense::same_shape(x, y), "output must have the input's shape")
+      .expect(dense::fits_int(grt::kernels::element_count(x)), "input is too large");
+}
+
+// exp(beta * (x - max)) in Q5.26 input terms: the input difference rescaled by beta * scale.
+inline int32_t scaled_difference(int32_t difference, int32_t multiplier, int left_shift) {
+  return grt::kernels::saturating_rounding_doubling_high_mul(
+      static_cast<int32_t>(static_cast<uint32_t>(difference) << left_shift), multiplier);
+}
+
+}  // namespace
+
+GRT_KERNEL_FUNCTION(softmax_s8) {
+  (void)type_codes, (void)num_args, (void)ret_value, (void)ret_type_code, (void)resource_handle;
+  constexpr int kAccumulationIntegerBits = 12;
+  const DLTensor* x = grt::kernels::tensor_at(args, 0);
+  DLTensor* y = grt::kernels::tensor_at(args, 1);
+  const int32_t multiplier = static_cast<int32_t>(grt::kernels::int_at(args, 2));
+  const int left_shift = static_cast<int>(grt::kernels::int_at(args, 3));
+  const int32_t diff_min = static_cast<int32_t>(grt::kernels::int_at(args, 4));
+
+  const int depth = static_cast<int>(dense::last_dim(x));
+  const int rows = depth == 0 ? 0 : static_cast<int>(grt::kernels::element_count(x) / depth);
+  const int8_t* input = grt::kernels::data_of<const int8_t>(x);
+  int8_t* output = grt::kernels::data_of<int8_t>(y);
+
+  for (int row = 0; row < rows; ++row) {
+    const int8_t* in = input + row * depth;
+    int8_t* out = output + row * depth;
+    int8_t max_in_row = INT8_MIN;
+    for (int c = 0; c < depth; ++c) max_in_row = in[c] > max_in_row ? in[c] : max_in_row;
+
+    int32_t sum_of_exps = 0;  // Q12.19
+    for (int c = 0; c < depth; ++c) {
+      const int32_t difference = int32_t{in[c]} - max_in_row;
+      if (difference >= diff_min) {
+        const int32_t exp_q0 = fixed::exp_on_negative_values_q5(scaled_difference(difference, multiplier, left_shift));
+        sum_of_exps = fixed::add(sum_of_exps, grt::kernels::rounding_divide_by_pot(exp_q0, kAccumulationIntegerBits));
+      }
+    }
+
+    int bits_over_unit = 0;
+    const int32_t shifted_scale = fixed::reciprocal(sum_of_exps, kAccumulationIntegerBits, &bits_over_unit);
+    // TFLM aborts when this leaves [0, 31] (sums of exps of 512 and more); saturate instead.
+    int exponent = bits_over_unit + 31 - 8;
+    exponent = exponent < 0 ? 0 : (exponent > 31 ? 31 : exponent);
+
+    for (int c = 0; c < depth; ++c) {
+      const int32_t difference = int32_t{in[c]} - max_in_row;
+      if (difference >= diff_min) {
+        const int32_t exp_q0 = fixed::exp_on_negative_values_q5(scaled_difference(difference, multiplier, left_shift));
+        const int32_t unsaturated =
+            grt::kernels::rounding_divide_by_pot(fixed::mul(shifted_scale, exp_q0), exponent);
+        out[c] = static_cast<int8_t>(dense::clamp_int(unsaturated + INT8_MIN, INT8_MIN, INT8_MAX));
+      } else {
+        out[c] = INT8_MIN;
+      }
+    }
+  }
+  return 0;
+}
+
+GRT_CHECK_FUNCTION(softmax_s8) {
+  (void)ret_value, (void)ret_type_code, (void)resource_handle;
+  ArgCheck check("softmax_s8", args, type_codes, num_args);
+  check.count(5)
+      .tensor(0, ElementType::kInt8)
+      .tensor(1, ElementType::kInt8)
+      .integer(2, 0, INT32_MAX)
+      .integer(3, 0, 31)
+      .integer(4, INT32_MIN, 0);
+  check_softmax_shapes(check, args);
+  return check.result();
+}
+
+GRT_KERNEL_FUNCTION(softmax_f32) {
+  (void)type_codes, (void)num_args, (void)ret_value, (void)ret_type_code, (void)resource_handle;
+  const DLTensor* x = grt::kernels::tensor_at(args, 0);
+  DLTensor* y = grt::kernels::tensor_at(args, 1);
+  const float beta = static_cast<float>(grt::kernels::real_at(args, 2));
+
+  const int depth = static_cast<int>(dense::last_dim(x));
+  const int rows = depth == 0 ? 0 : static_cast<int>(grt::kernels::element_count(x) / depth);
+  const float* input = grt::kernels::data_of<const float>(x);
+  float* output = grt::kernels::data_of<float>(y);
+
+  for (int row = 0; row < rows; ++row) {
+    const float* in = input + row * depth;
+    float* out = output + row * depth;
+    float max_in_row = -3.40282347e+38f;  // lowest float, as the reference starts from
+    for (int c = 0; c < depth; ++c) max_in_row = max_in_row < in[c] ? in[c] : max_in_row;
+    // The output holds the exps until the sum is known, as in the reference.
+    float sum = 0.0f;
+    for (int c = 0; c < depth; ++c) {
+      const float e = expf((in[c] - max_in_row) * beta);
+      out[c] = e;
+      sum += e;
+    }
+    for (int c = 0; c < depth; ++c) out[c] = out[c] / sum;
+  }
+  return 0;
+}
+
+GRT_CHECK_FUNCTION(softmax_f32) {
+  (void)ret_value, (void)ret_type_code, (void)resource_handle;
+  ArgCheck check("softmax_f32", args, type_codes, num_args);
+  check.count(3).tensor(0, ElementType::kFloat32).tensor(1, ElementType::kFloat32).real(2);
+  check_softmax_shapes(check, args);
+  return check.result();
+}

@@ -1,0 +1,132 @@
+// graphrt inspect: text and JSON views of a blob, and refusals of broken files.
+#include "cli_models.h"
+#include "cli_runner.h"
+#include "graphrt/tools/planner.h"
+#include "json_reader.h"
+#include "test_models.h"
+
+namespace grt::test {
+namespace {
+
+using CliInspect = CliTest;
+
+TEST_F(CliInspect, TextShowsTensorsNodesKernelsPoolsAndMemory) {
+  const std::string model = write_model("m.grt", every_kind_model());
+  const CliResult r = run_graphrt({"inspect", model});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  for (const char* text : {"model 'every_kind'", "producer: graphrt cli tests", "tensors (4)", "nodes (2)", "kernels (2): noop copy",
+                           "pools (1)", "'activations'", "pool 'activations' @ ", "alias of tensor 0 + 0",
+                           "buffer 0, 12 constant bytes", "inspect_me", "reshape_copy", "in:1 out:2", "7 0.5 none",
+                           "static", "dynamic", "stack", "liveness lower bound: 32 B"}) {
+    EXPECT_NE(r.out.find(text), std::string::npos) << "'" << text << "' missing from\n" << r.out;
+  }
+}
+
+TEST_F(CliInspect, JsonHasPoolsRuntimeBytesLowerBoundNodesAndTensors) {
+  const tools::ModelDef def = every_kind_model();
+  const std::string model = write_model("m.grt", def);
+  const CliResult r = run_graphrt({"inspect", model, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string error;
+  const auto doc = parse_json(r.out, &error);
+  ASSERT_TRUE(doc) << error << "\n" << r.out;
+  const Json& j = *doc;
+  EXPECT_EQ(j["name"].string, "every_kind");
+  ASSERT_EQ(j["pools"].array.size(), 1u);
+  EXPECT_EQ(j["pools"][0]["name"].string, "activations");
+  EXPECT_EQ(j["pools"][0]["size_bytes"].number, static_cast<double>(def.pools[0].size));
+
+  const grt_requirements fixed = requirements_of(def, GRT_STRATEGY_STATIC);
+  EXPECT_EQ(j["runtime_bytes"].number, static_cast<double>(fixed.bookkeeping_bytes));
+  EXPECT_EQ(j["lower_bound_bytes"].number, static_cast<double>(tools::liveness_lower_bound(tools::planning_blocks(def))));
+  EXPECT_EQ(j["memory"]["static"]["pool_bytes"][0].number, static_cast<double>(fixed.pool_bytes[0]));
+  EXPECT_EQ(j["memory"]["stack"]["allocator_bytes"].number,
+            static_cast<double>(requirements_of(def, GRT_STRATEGY_STACK).allocator_bytes));
+  EXPECT_EQ(j["memory"]["dynamic"]["allocator_bytes"].number,
+            static_cast<double>(requirements_of(def, GRT_STRATEGY_DYNAMIC).allocator_bytes));
+
+  ASSERT_EQ(j["tensors"].array.size(), 4u);
+  const Json& x = j["tensors"][0];
+  EXPECT_EQ(x["name"].string, "x");
+  EXPECT_EQ(x["dtype"].string, "int8");
+  EXPECT_EQ(x["kind"].string, "activation");
+  EXPECT_TRUE(x["input"].boolean);
+  EXPECT_EQ(x["pool"].string, "activations");
+  EXPECT_EQ(x["offset"].number, static_cast<double>(def.tensors[0].offset));
+  EXPECT_EQ(x["shape"].array.size(), 2u);
+  EXPECT_EQ(j["tensors"][1]["kind"].string, "alias");
+  EXPECT_EQ(j["tensors"][1]["alias_of"].number, 0);
+  EXPECT_TRUE(j["tensors"][2]["output"].boolean);
+  EXPECT_EQ(j["tensors"][3]["kind"].string, "constant");
+  EXPECT_EQ(j["tensors"][3]["constant_bytes"].number, 12);
+
+  ASSERT_EQ(j["nodes"].array.size(), 2u);
+  EXPECT_EQ(j["nodes"][0]["kernel"].string, "noop");
+  EXPECT_EQ(j["nodes"][0]["name"].string, "inspect_me");
+  EXPECT_EQ(j["nodes"][0]["args"][1]["kind"].string, "int");
+  EXPECT_EQ(j["nodes"][0]["args"][1]["value"].number, 7);
+  EXPECT_EQ(j["nodes"][0]["args"][2]["value"].number, 0.5);
+  EXPECT_EQ(j["nodes"][1]["args"][1]["kind"].string, "output");
+  EXPECT_EQ(j["nodes"][1]["args"][1]["tensor"].number, 2);
+  EXPECT_EQ(j["nodes"][1]["workspace_bytes"].number, 0);
+}
+
+TEST_F(CliInspect, JsonEscapesAwkwardNames) {
+  tools::ModelDef def = copy_chain(1);
+  def.name = "quote\" back\\slash \n newline";
+  def.tensors[0].name = "tab\there";
+  const CliResult r = run_graphrt({"inspect", write_model("m.grt", def), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string error;
+  const auto doc = parse_json(r.out, &error);
+  ASSERT_TRUE(doc) << error << "\n" << r.out;
+  EXPECT_EQ((*doc)["name"].string, def.name);
+  EXPECT_EQ((*doc)["tensors"][0]["name"].string, "tab\there");
+}
+
+TEST_F(CliInspect, GarbageIsNotAModel) {
+  write_bytes(path("garbage.grt"), std::vector<uint8_t>(64, 0xab));
+  const CliResult r = run_graphrt({"inspect", path("garbage.grt").string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(IsOneLineError(r, "inspect"));
+  EXPECT_NE(r.err.find("garbage.grt: not a graphrt model"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+TEST_F(CliInspect, TruncatedAndEmptyFilesAreRefused) {
+  std::vector<uint8_t> blob = tools::serialize(copy_chain(2));
+  blob.resize(blob.size() / 2);
+  write_bytes(path("half.grt"), blob);
+  write_bytes(path("empty.grt"), {});
+  for (const char* name : {"half.grt", "empty.grt"}) {
+    const CliResult r = run_graphrt({"inspect", path(name).string()});
+    EXPECT_EQ(r.exit_code, 1) << name;
+    EXPECT_TRUE(IsOneLineError(r, "inspect"));
+    EXPECT_NE(r.err.find(name), std::string::npos) << r.err;
+  }
+}
+
+TEST_F(CliInspect, MissingFileNamesFileAndReason) {
+  const CliResult r = run_graphrt({"inspect", path("nope.grt").string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(IsOneLineError(r, "inspect"));
+  EXPECT_NE(r.err.find("nope.grt: cannot open (No such file or directory)"), std::string::npos) << r.err;
+}
+
+TEST_F(CliInspect, ShowsABlobTheRuntimeRefusesButExits1) {
+  tools::ModelDef def = copy_chain(2);
+  def.pools[0].size = 1;  // the plan's slots no longer fit: the loader refuses it
+  const CliResult r = run_graphrt({"inspect", write_model("small.grt", def), "--json"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(IsOneLineError(r, "inspect"));
+  EXPECT_NE(r.err.find("small.grt: "), std::string::npos) << r.err;
+  std::string error;
+  const auto doc = parse_json(r.out, &error);
+  ASSERT_TRUE(doc) << error;
+  EXPECT_TRUE((*doc)["runtime_bytes"].is_null());
+  EXPECT_TRUE((*doc)["memory"]["static"].has("error"));
+}
+
+}  // namespace
+}  // namespace grt::test

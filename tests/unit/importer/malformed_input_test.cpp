@@ -1,0 +1,123 @@
+// Whatever bytes import_tflite is given, it returns (an error, or a model) and never crashes:
+// the verifier guards the container, and every index the importer follows is range checked.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "graphrt/tools/importer.h"
+#include "tflite_model_builder.h"
+
+namespace grt::test {
+namespace {
+
+tools::ImportResult import_bytes(const std::vector<uint8_t>& bytes) {
+  tools::ModelDef graph;
+  return tools::import_tflite(bytes.data(), bytes.size(), &graph);
+}
+
+TEST(ImportMalformed, EmptyAndNullInputAreErrors) {
+  tools::ModelDef graph;
+  EXPECT_FALSE(tools::import_tflite(nullptr, 0, &graph).ok);
+  EXPECT_FALSE(import_bytes({}).ok);
+}
+
+TEST(ImportMalformed, EveryTruncationIsAnError) {
+  const std::vector<uint8_t> bytes = build_tflite(single_reshape_model());
+  ASSERT_TRUE(import_bytes(bytes).ok);
+  for (size_t size = 0; size < bytes.size(); ++size) {
+    const std::vector<uint8_t> prefix(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(size));
+    const tools::ImportResult r = import_bytes(prefix);
+    EXPECT_FALSE(r.ok) << "truncated to " << size;
+    EXPECT_FALSE(r.error.empty());
+  }
+}
+
+TEST(ImportMalformed, WrongIdentifierIsNamed) {
+  std::vector<uint8_t> bytes = build_tflite(single_reshape_model());
+  bytes[4] = 'X';
+  const tools::ImportResult r = import_bytes(bytes);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.error, "not a TFLite model: file identifier is not \"TFL3\"");
+}
+
+TEST(ImportMalformed, RandomBytesAreErrors) {
+  std::mt19937 rng(20240531);
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::vector<uint8_t> bytes(8 + rng() % 512);
+    for (auto& b : bytes) b = static_cast<uint8_t>(rng());
+    if (trial % 2 == 0) std::copy_n("TFL3", 4, bytes.begin() + 4);  // get past the identifier
+    EXPECT_FALSE(import_bytes(bytes).ok);
+  }
+}
+
+// Flipping bytes of a valid model must never crash: it either still imports or is refused.
+TEST(ImportMalformed, CorruptedBytesNeverCrash) {
+  const std::vector<uint8_t> good = build_tflite(single_reshape_model());
+  std::mt19937 rng(7);
+  for (size_t i = 0; i < good.size(); ++i) {
+    for (const uint8_t value : {uint8_t{0x00}, uint8_t{0xff}, uint8_t{0x80}, static_cast<uint8_t>(rng())}) {
+      std::vector<uint8_t> bytes = good;
+      bytes[i] = value;
+      const tools::ImportResult r = import_bytes(bytes);
+      if (!r.ok) {
+        EXPECT_FALSE(r.error.empty());
+      }
+    }
+  }
+}
+
+TEST(ImportMalformed, BufferIndexOutOfRange) {
+  TfliteModelSpec spec = single_reshape_model();
+  spec.tensors[0].buffer = 99;
+  const tools::ImportResult r = import_bytes(build_tflite(spec));
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.error, "tensor 0 uses buffer 99, but the model has 1 buffers");
+}
+
+TEST(ImportMalformed, OperatorCodeIndexOutOfRange) {
+  TfliteModelSpec spec = single_reshape_model();
+  spec.ops[0].opcode_index = 5;
+  const tools::ImportResult r = import_bytes(build_tflite(spec));
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.error, "operator #0 uses operator code 5, but the model has 1");
+}
+
+TEST(ImportMalformed, OperatorTensorIndicesOutOfRange) {
+  for (const int32_t bad : {2, 1000, -2}) {
+    TfliteModelSpec spec = single_reshape_model();
+    spec.ops[0].inputs = {bad};
+    const tools::ImportResult r = import_bytes(build_tflite(spec));
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.error, "operator #0 input 0 is tensor " + std::to_string(bad) + ", but the subgraph has 2 tensors");
+  }
+  TfliteModelSpec spec = single_reshape_model();
+  spec.ops[0].outputs = {-1};  // only inputs may be absent
+  const tools::ImportResult r = import_bytes(build_tflite(spec));
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.error, "operator #0 output 0 is tensor -1, but the subgraph has 2 tensors");
+}
+
+TEST(ImportMalformed, ModelInputAndOutputIndicesOutOfRange) {
+  TfliteModelSpec spec = single_reshape_model();
+  spec.inputs = {7};
+  EXPECT_EQ(import_bytes(build_tflite(spec)).error, "model input 0 is tensor 7, but the subgraph has 2 tensors");
+  spec = single_reshape_model();
+  spec.outputs = {1, -1};
+  EXPECT_EQ(import_bytes(build_tflite(spec)).error, "model output 1 is tensor -1, but the subgraph has 2 tensors");
+}
+
+TEST(ImportMalformed, ConstantWhoseDataDoesNotMatchItsShape) {
+  TfliteModelSpec spec;
+  const int32_t w = spec.add_tensor({.name = "w", .shape = {4}, .data = {1, 2, 3}});
+  const int32_t r = spec.add_tensor({.name = "r", .shape = {2, 2}});
+  const int32_t x = spec.add_tensor({.name = "x", .shape = {1}});
+  spec.add_op(tflite::BuiltinOperator::RESHAPE, {w}, {r});
+  spec.inputs = {x};
+  spec.outputs = {r};
+  const tools::ImportResult r2 = import_bytes(build_tflite(spec));
+  EXPECT_FALSE(r2.ok);
+  EXPECT_EQ(r2.error, "RESHAPE #0: constant tensor 'w' has 3 bytes of data, its shape needs 4");
+}
+
+}  // namespace
+}  // namespace grt::test

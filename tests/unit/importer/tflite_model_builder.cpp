@@ -1,0 +1,73 @@
+#include "tflite_model_builder.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace grt::test {
+
+std::vector<uint8_t> build_tflite(const TfliteModelSpec& spec) {
+  flatbuffers::FlatBufferBuilder fbb;
+
+  // Buffer 0 is the empty sentinel, as TFLite writers always emit it.
+  std::vector<flatbuffers::Offset<tflite::Buffer>> buffers{tflite::CreateBuffer(fbb)};
+  std::vector<flatbuffers::Offset<tflite::Tensor>> tensors;
+  for (const TfliteTensorSpec& t : spec.tensors) {
+    uint32_t buffer = 0;
+    if (!t.data.empty()) {
+      fbb.ForceVectorAlignment(t.data.size(), sizeof(uint8_t), 16);
+      buffer = static_cast<uint32_t>(buffers.size());
+      buffers.push_back(tflite::CreateBuffer(fbb, fbb.CreateVector(t.data)));
+    }
+    if (t.buffer >= 0) buffer = static_cast<uint32_t>(t.buffer);
+    flatbuffers::Offset<tflite::QuantizationParameters> quant;
+    if (!t.scale.empty()) {
+      quant = tflite::CreateQuantizationParametersDirect(fbb, nullptr, nullptr, &t.scale, &t.zero_point,
+                                                         tflite::QuantizationDetails::NONE, 0, t.quantized_dimension);
+    }
+    tensors.push_back(tflite::CreateTensorDirect(fbb, &t.shape, t.type, buffer, t.name.c_str(), quant));
+  }
+
+  // One operator code per distinct (builtin, custom code, legacy) triple, in first-use order.
+  struct CodeKey {
+    tflite::BuiltinOperator op;
+    std::string custom;
+    bool legacy;
+    bool operator==(const CodeKey&) const = default;
+  };
+  std::vector<CodeKey> keys;
+  std::vector<flatbuffers::Offset<tflite::Operator>> operators;
+  for (const TfliteOpSpec& op : spec.ops) {
+    const CodeKey key{op.op, op.custom_code, op.legacy_code_only};
+    auto found = std::find(keys.begin(), keys.end(), key);
+    if (found == keys.end()) found = keys.insert(keys.end(), key);
+    uint32_t code_index = static_cast<uint32_t>(found - keys.begin());
+    if (op.opcode_index >= 0) code_index = static_cast<uint32_t>(op.opcode_index);
+    operators.push_back(tflite::CreateOperatorDirect(fbb, code_index, &op.inputs, &op.outputs));
+  }
+  std::vector<flatbuffers::Offset<tflite::OperatorCode>> codes;
+  for (const CodeKey& key : keys) {
+    const auto value = static_cast<int32_t>(key.op);
+    const auto legacy = static_cast<int8_t>(std::min(value, 127));
+    codes.push_back(tflite::CreateOperatorCodeDirect(fbb, legacy, key.custom.empty() ? nullptr : key.custom.c_str(), 1,
+                                                     key.legacy ? tflite::BuiltinOperator::ADD : key.op));
+  }
+
+  std::vector<flatbuffers::Offset<tflite::SubGraph>> subgraphs{
+      tflite::CreateSubGraphDirect(fbb, &tensors, &spec.inputs, &spec.outputs, &operators, "main")};
+  const auto model = tflite::CreateModelDirect(fbb, 3, &codes, &subgraphs,
+                                               spec.description.empty() ? nullptr : spec.description.c_str(), &buffers);
+  tflite::FinishModelBuffer(fbb, model);
+  return std::vector<uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+}
+
+TfliteModelSpec single_reshape_model(int32_t n) {
+  TfliteModelSpec spec;
+  const int32_t x = spec.add_tensor({.name = "x", .shape = {1, n}});
+  const int32_t y = spec.add_tensor({.name = "y", .shape = {n}});
+  spec.add_op(tflite::BuiltinOperator::RESHAPE, {x}, {y});
+  spec.inputs = {x};
+  spec.outputs = {y};
+  return spec;
+}
+
+}  // namespace grt::test

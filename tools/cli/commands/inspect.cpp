@@ -1,0 +1,318 @@
+// graphrt inspect M.grt [--json]: what a blob holds and how much memory it needs.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "../args.h"
+#include "../commands.h"
+#include "../format.h"
+#include "../json_writer.h"
+#include "../model_file.h"
+#include "../report.h"
+#include "../table.h"
+#include "graphrt/graphrt.h"
+#include "graphrt/tools/planner.h"
+
+namespace grt::cli {
+namespace {
+
+const CommandSpec kSpec{
+    "inspect",
+    "M.grt [--json]",
+    "Shows a blob's tensors, nodes, kernels, pools and the memory each strategy needs.",
+    "Tensors show where their bytes live: a pool slot (pool @ offset), constant bytes, or an\n"
+    "alias of another tensor. Memory: the executor's bookkeeping, the pools, and the\n"
+    "allocator bytes for the dynamic and stack strategies, from grt_model_requirements;\n"
+    "the lower bound is the most bytes live during any one node (no plan can be smaller).",
+    {"M.grt"},
+    {{"json", 0, "", false, "print JSON instead of text"}},
+};
+
+struct StrategyBudget {
+  const char* name;
+  grt_strategy strategy;
+  grt_status status = GRT_OK;
+  grt_error error{};
+  grt_requirements requirements{};
+};
+
+struct Inspection {
+  const tools::ModelDef* model = nullptr;
+  size_t blob_bytes = 0;
+  std::vector<StrategyBudget> budgets;
+  bool checked = false;  // the runtime accepted the blob: liveness is meaningful
+  uint64_t lower_bound = 0;
+};
+
+const char* kind_name(tools::TensorKind kind) {
+  switch (kind) {
+    case tools::TensorKind::Constant: return "constant";
+    case tools::TensorKind::Activation: return "activation";
+    case tools::TensorKind::Alias: return "alias";
+  }
+  return "unknown";
+}
+
+const char* arg_kind_name(tools::ArgKind kind) {
+  switch (kind) {
+    case tools::ArgKind::Input: return "input";
+    case tools::ArgKind::Output: return "output";
+    case tools::ArgKind::Int: return "int";
+    case tools::ArgKind::Float: return "float";
+    case tools::ArgKind::IntArray: return "int_array";
+    case tools::ArgKind::None: return "none";
+  }
+  return "unknown";
+}
+
+bool refers_to_tensor(tools::ArgKind kind) {
+  return kind == tools::ArgKind::Input || kind == tools::ArgKind::Output || kind == tools::ArgKind::IntArray;
+}
+
+bool contains(const std::vector<uint32_t>& list, uint32_t value) {
+  for (const uint32_t v : list) {
+    if (v == value) return true;
+  }
+  return false;
+}
+
+// "input", "output", "input, output" or "".
+std::string io_role(const tools::ModelDef& model, uint32_t tensor) {
+  std::string role = contains(model.inputs, tensor) ? "input" : "";
+  if (contains(model.outputs, tensor)) role += role.empty() ? "output" : ", output";
+  return role;
+}
+
+std::string pool_name(const tools::ModelDef& model, uint32_t pool) {
+  return pool < model.pools.size() ? model.pools[pool].name : "#" + std::to_string(pool);
+}
+
+std::string kernel_name(const tools::ModelDef& model, uint32_t kernel) {
+  return kernel < model.kernels.size() ? model.kernels[kernel] : "#" + std::to_string(kernel) + "?";
+}
+
+// Where a tensor's bytes live, for the text table.
+std::string placement(const tools::ModelDef& model, const tools::TensorDef& t) {
+  switch (t.kind) {
+    case tools::TensorKind::Constant: {
+      const uint64_t size = t.buffer < model.buffers.size() ? model.buffers[t.buffer].size() : 0;
+      return "buffer " + std::to_string(t.buffer) + ", " + std::to_string(size) + " constant bytes";
+    }
+    case tools::TensorKind::Activation:
+      return "pool '" + pool_name(model, t.pool) + "' @ " + std::to_string(t.offset);
+    case tools::TensorKind::Alias:
+      return "alias of tensor " + std::to_string(t.alias_of) + " + " + std::to_string(t.offset);
+  }
+  return "";
+}
+
+std::string format_arg(const tools::ArgDef& arg) {
+  switch (arg.kind) {
+    case tools::ArgKind::Input: return "in:" + std::to_string(arg.value);
+    case tools::ArgKind::Output: return "out:" + std::to_string(arg.value);
+    case tools::ArgKind::IntArray: return "ints:" + std::to_string(arg.value);
+    case tools::ArgKind::Int: return std::to_string(arg.value);
+    case tools::ArgKind::Float: {
+      char text[32];
+      std::snprintf(text, sizeof text, "%g", arg.as_real());
+      return text;
+    }
+    case tools::ArgKind::None: return "none";
+  }
+  return "?";
+}
+
+uint64_t total_pool_bytes(const grt_requirements& r) {
+  uint64_t total = 0;
+  for (uint32_t p = 0; p < r.pool_count; ++p) total += r.pool_bytes[p];
+  return total;
+}
+
+void print_text(const Inspection& x) {
+  const tools::ModelDef& m = *x.model;
+  std::printf("model '%s' (schema %u.%u), %s\n", m.name.c_str(), m.version_major, m.version_minor, format_bytes(x.blob_bytes).c_str());
+  if (!m.producer.empty()) std::printf("producer: %s\n", m.producer.c_str());
+
+  std::printf("\ntensors (%zu):\n", m.tensors.size());
+  Table tensors({{"#", true}, {"dtype"}, {"shape"}, {"bytes", true}, {"kind"}, {"role"}, {"where"}, {"name"}});
+  for (uint32_t i = 0; i < m.tensors.size(); ++i) {
+    const tools::TensorDef& t = m.tensors[i];
+    tensors.add_row({std::to_string(i), tools::dtype_name(t.dtype), format_shape(t.shape), std::to_string(t.bytes()), kind_name(t.kind),
+                     io_role(m, i), placement(m, t), t.name});
+  }
+  std::fputs(tensors.text().c_str(), stdout);
+
+  std::printf("\nnodes (%zu):\n", m.nodes.size());
+  Table nodes({{"#", true}, {"name"}, {"kernel"}, {"workspace"}, {"args"}});
+  for (uint32_t i = 0; i < m.nodes.size(); ++i) {
+    const tools::NodeDef& n = m.nodes[i];
+    std::string args;
+    for (const tools::ArgDef& a : n.args) args += (args.empty() ? "" : " ") + format_arg(a);
+    std::string workspace = std::to_string(n.workspace_bytes) + " B";
+    if (n.workspace_bytes != 0) workspace += " @ '" + pool_name(m, n.workspace_pool) + "' " + std::to_string(n.workspace_offset);
+    nodes.add_row({std::to_string(i), n.name, kernel_name(m, n.kernel), workspace, args});
+  }
+  std::fputs(nodes.text().c_str(), stdout);
+
+  std::printf("\nkernels (%zu):", m.kernels.size());
+  for (const std::string& k : m.kernels) std::printf(" %s", k.c_str());
+  std::printf("\n\npools (%zu):\n", m.pools.size());
+  for (uint32_t p = 0; p < m.pools.size(); ++p) {
+    const tools::PoolDef& pool = m.pools[p];
+    std::printf("  %u  '%s'  %s, aligned to %u%s%s\n", p, pool.name.c_str(), format_bytes(pool.size).c_str(), pool.alignment,
+                pool.placement.empty() ? "" : ", placement ", pool.placement.c_str());
+  }
+
+  std::printf("\nmemory (bytes to provide before grt_init):\n");
+  Table memory({{"strategy"}, {"bookkeeping", true}, {"pools", true}, {"allocator", true}});
+  std::string refusals;
+  for (const StrategyBudget& b : x.budgets) {
+    if (b.status != GRT_OK) {
+      refusals += std::string("  ") + b.name + " refused: " + b.error.message + "\n";
+      continue;
+    }
+    const bool is_static = b.strategy == GRT_STRATEGY_STATIC;
+    memory.add_row({b.name, std::to_string(b.requirements.bookkeeping_bytes), std::to_string(is_static ? total_pool_bytes(b.requirements) : 0),
+                    std::to_string(is_static ? size_t{0} : b.requirements.allocator_bytes)});
+  }
+  std::fputs(memory.text().c_str(), stdout);
+  std::fputs(refusals.c_str(), stdout);
+  if (x.checked) std::printf("  liveness lower bound: %s\n", format_bytes(x.lower_bound).c_str());
+}
+
+void write_budget(JsonWriter& j, const StrategyBudget& b) {
+  j.key(b.name).begin_object();
+  if (b.status != GRT_OK) {
+    j.key("error").value(b.error.message).end_object();
+    return;
+  }
+  const grt_requirements& r = b.requirements;
+  j.key("bookkeeping_bytes").value(uint64_t{r.bookkeeping_bytes});
+  if (b.strategy == GRT_STRATEGY_STATIC) {
+    j.key("pool_bytes").begin_array();
+    for (uint32_t p = 0; p < r.pool_count; ++p) j.value(uint64_t{r.pool_bytes[p]});
+    j.end_array();
+  } else {
+    j.key("allocator_bytes").value(uint64_t{r.allocator_bytes});
+  }
+  j.end_object();
+}
+
+void print_json(const Inspection& x) {
+  const tools::ModelDef& m = *x.model;
+  JsonWriter j;
+  j.begin_object();
+  j.key("name").value(m.name).key("producer").value(m.producer);
+  j.key("schema_version").value(std::to_string(m.version_major) + "." + std::to_string(m.version_minor));
+  j.key("blob_bytes").value(uint64_t{x.blob_bytes});
+
+  j.key("tensors").begin_array();
+  for (uint32_t i = 0; i < m.tensors.size(); ++i) {
+    const tools::TensorDef& t = m.tensors[i];
+    j.begin_object().key("index").value(i).key("name").value(t.name).key("dtype").value(tools::dtype_name(t.dtype));
+    j.key("shape").begin_array();
+    for (const int64_t d : t.shape) j.value(d);
+    j.end_array();
+    j.key("bytes").value(t.bytes()).key("kind").value(kind_name(t.kind));
+    j.key("input").value(contains(m.inputs, i)).key("output").value(contains(m.outputs, i));
+    switch (t.kind) {
+      case tools::TensorKind::Constant:
+        j.key("buffer").value(t.buffer);
+        j.key("constant_bytes").value(uint64_t{t.buffer < m.buffers.size() ? m.buffers[t.buffer].size() : 0});
+        break;
+      case tools::TensorKind::Activation:
+        j.key("pool").value(pool_name(m, t.pool)).key("pool_index").value(t.pool).key("offset").value(t.offset);
+        break;
+      case tools::TensorKind::Alias:
+        j.key("alias_of").value(t.alias_of).key("offset").value(t.offset);
+        break;
+    }
+    if (t.quantization) {
+      j.key("quantization").begin_object().key("scale").begin_array();
+      for (const float s : t.quantization->scale) j.value(static_cast<double>(s));
+      j.end_array().key("zero_point").begin_array();
+      for (const int64_t z : t.quantization->zero_point) j.value(z);
+      j.end_array().key("axis").value(t.quantization->axis).end_object();
+    }
+    j.end_object();
+  }
+  j.end_array();
+
+  j.key("nodes").begin_array();
+  for (uint32_t i = 0; i < m.nodes.size(); ++i) {
+    const tools::NodeDef& n = m.nodes[i];
+    j.begin_object().key("index").value(i).key("name").value(n.name).key("kernel").value(kernel_name(m, n.kernel));
+    j.key("args").begin_array();
+    for (const tools::ArgDef& a : n.args) {
+      j.begin_object().key("kind").value(arg_kind_name(a.kind));
+      if (refers_to_tensor(a.kind)) j.key("tensor").value(a.value);
+      if (a.kind == tools::ArgKind::Int) j.key("value").value(a.value);
+      if (a.kind == tools::ArgKind::Float) j.key("value").value(a.as_real());
+      j.end_object();
+    }
+    j.end_array();
+    j.key("workspace_bytes").value(n.workspace_bytes);
+    if (n.workspace_bytes != 0) j.key("workspace_pool").value(pool_name(m, n.workspace_pool)).key("workspace_offset").value(n.workspace_offset);
+    j.end_object();
+  }
+  j.end_array();
+
+  j.key("kernels").begin_array();
+  for (const std::string& k : m.kernels) j.value(k);
+  j.end_array();
+  j.key("inputs").begin_array();
+  for (const uint32_t t : m.inputs) j.value(t);
+  j.end_array();
+  j.key("outputs").begin_array();
+  for (const uint32_t t : m.outputs) j.value(t);
+  j.end_array();
+  j.key("pools").begin_array();
+  for (const tools::PoolDef& p : m.pools) {
+    j.begin_object().key("name").value(p.name).key("size_bytes").value(p.size).key("alignment").value(p.alignment);
+    j.key("placement").value(p.placement).end_object();
+  }
+  j.end_array();
+
+  const StrategyBudget& static_budget = x.budgets.front();
+  j.key("runtime_bytes");
+  static_budget.status == GRT_OK ? j.value(uint64_t{static_budget.requirements.bookkeeping_bytes}) : j.null();
+  j.key("lower_bound_bytes");
+  x.checked ? j.value(x.lower_bound) : j.null();
+  j.key("memory").begin_object();
+  for (const StrategyBudget& b : x.budgets) write_budget(j, b);
+  j.end_object();
+  j.end_object();
+  std::printf("%s\n", j.text().c_str());
+}
+
+}  // namespace
+}  // namespace grt::cli
+
+int run_inspect_command(const std::vector<std::string>& args) {
+  using namespace grt::cli;
+  int exit_code = kExitOk;
+  const auto parsed = parse_or_exit(kSpec, args, &exit_code);
+  if (!parsed) return exit_code;
+  const std::string& path = parsed->positionals()[0];
+
+  ModelFile file;
+  std::string error;
+  if (!load_model_file(path, ModelCheck::kFormat, &file, &error)) return fail(kSpec.name, error);
+
+  Inspection x;
+  x.model = &file.model;
+  x.blob_bytes = file.blob.size();
+  x.budgets = {{"static", GRT_STRATEGY_STATIC}, {"dynamic", GRT_STRATEGY_DYNAMIC}, {"stack", GRT_STRATEGY_STACK}};
+  for (StrategyBudget& b : x.budgets) {
+    b.status = grt_model_requirements(file.blob.data(), file.blob.size(), b.strategy, &b.requirements, &b.error);
+  }
+  // Liveness walks indices the runtime has range-checked; skip it for a refused blob.
+  x.checked = x.budgets.front().status == GRT_OK;
+  if (x.checked) x.lower_bound = grt::tools::liveness_lower_bound(grt::tools::planning_blocks(file.model));
+
+  parsed->has("json") ? print_json(x) : print_text(x);
+  // A blob the runtime refuses is still shown (that is when one wants to look inside), but
+  // the exit status says it would not load.
+  if (!x.checked) return fail(kSpec.name, path + ": " + x.budgets.front().error.message);
+  return kExitOk;
+}

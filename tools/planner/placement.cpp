@@ -1,0 +1,39 @@
+#include <algorithm>
+#include <utility>
+
+#include "graphrt/tools/planner.h"
+
+namespace grt::tools {
+
+namespace {
+uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+}  // namespace
+
+uint64_t place_in_order(const std::vector<Block>& blocks, const ConflictLists& conflicts, const std::vector<uint32_t>& order,
+                        std::vector<uint64_t>* offsets) {
+  offsets->assign(blocks.size(), 0);
+  std::vector<bool> placed(blocks.size(), false);
+  std::vector<std::pair<uint64_t, uint64_t>> taken;  // [begin, end) of placed conflicting blocks
+  uint64_t top = 0;
+  for (const uint32_t i : order) {
+    const Block& b = blocks[i];
+    const uint64_t alignment = std::max<uint64_t>(b.alignment, 1);
+    taken.clear();
+    for (const uint32_t j : conflicts[i]) {
+      if (placed[j]) taken.emplace_back((*offsets)[j], (*offsets)[j] + blocks[j].size);
+    }
+    std::sort(taken.begin(), taken.end());
+    // The lowest gap between taken ranges that holds the block once aligned.
+    uint64_t candidate = 0;
+    for (const auto& [begin, end] : taken) {
+      if (align_up(candidate, alignment) + b.size <= begin) break;
+      candidate = std::max(candidate, end);
+    }
+    (*offsets)[i] = align_up(candidate, alignment);
+    placed[i] = true;
+    top = std::max(top, (*offsets)[i] + b.size);
+  }
+  return align_up(top, 16);
+}
+
+}  // namespace grt::tools

@@ -1,0 +1,162 @@
+// Plans a whole model over its pools and writes the plan into it.
+#include <algorithm>
+
+#include "graphrt/tools/memory_plan.h"
+
+namespace grt::tools {
+
+namespace {
+
+// The runtime's GRT_MAX_POOLS (graphrt.h); the planner tests check that they agree.
+constexpr size_t kMaxPools = 8;
+
+bool is_power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+// The pools as they are, and every block where it is (pool 0 when out of range).
+void keep_model_pools(const ModelDef& model, const std::vector<Block>& blocks, std::vector<PoolSpec>* pools,
+                      std::vector<uint32_t>* pool_of) {
+  for (const auto& p : model.pools) pools->push_back(PoolSpec{p.name, 0, p.alignment, p.placement});
+  if (pools->empty()) pools->push_back(PoolSpec{"activations", 0, 16, {}});
+  for (const auto& b : blocks) {
+    const uint32_t current = b.tensor >= 0 ? model.tensors[static_cast<size_t>(b.tensor)].pool
+                                           : model.nodes[static_cast<size_t>(b.node)].workspace_pool;
+    pool_of->push_back(current < pools->size() ? current : 0);
+  }
+}
+
+// Liveness follows tensor indices from arguments, model inputs and outputs and aliases: a
+// blob that has not passed the runtime's checks may hold any index.
+bool indices_in_range(const ModelDef& model, std::string* error) {
+  const auto bad = [&](const std::string& what, int64_t index) {
+    *error = what + " names tensor " + std::to_string(index) + ", but the model has " + std::to_string(model.tensors.size());
+    return false;
+  };
+  const auto in_range = [&](int64_t index) { return index >= 0 && static_cast<uint64_t>(index) < model.tensors.size(); };
+  for (size_t n = 0; n < model.nodes.size(); ++n) {
+    for (const auto& a : model.nodes[n].args) {
+      if ((a.kind == ArgKind::Input || a.kind == ArgKind::Output) && !in_range(a.value)) return bad("node " + std::to_string(n), a.value);
+    }
+  }
+  for (const uint32_t t : model.inputs) {
+    if (!in_range(t)) return bad("a model input", t);
+  }
+  for (const uint32_t t : model.outputs) {
+    if (!in_range(t)) return bad("a model output", t);
+  }
+  for (size_t t = 0; t < model.tensors.size(); ++t) {
+    if (model.tensors[t].kind == TensorKind::Alias && !in_range(model.tensors[t].alias_of)) {
+      return bad("alias tensor " + std::to_string(t), model.tensors[t].alias_of);
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool plan_model(ModelDef* model, const PlanOptions& options, PlanReport* report, std::string* error) {
+  if (!indices_in_range(*model, error)) return false;
+  const std::vector<Block> blocks = planning_blocks(*model);
+  std::vector<PoolSpec> pools;
+  std::vector<uint32_t> pool_of;
+  if (options.pools.empty()) {
+    keep_model_pools(*model, blocks, &pools, &pool_of);
+  } else {
+    pools = options.pools;
+    if (pools.size() > kMaxPools) {
+      *error = std::to_string(pools.size()) + " pools asked for, the runtime supports at most " + std::to_string(kMaxPools);
+      return false;
+    }
+    // The search and best are never worse than greedy by size, so its fit holds for them.
+    const PlanAlgorithm fit = options.algorithm == PlanAlgorithm::kGreedyByConflicts ? PlanAlgorithm::kGreedyByConflicts
+                                                                                      : PlanAlgorithm::kGreedyBySize;
+    if (!assign_pools(blocks, pools, fit, options.search, &pool_of, error)) return false;
+  }
+  for (const auto& p : pools) {
+    if (!is_power_of_two(p.alignment) || p.alignment > 4096) {
+      *error = "pool '" + p.name + "' alignment " + std::to_string(p.alignment) + " is not a power of two up to 4096";
+      return false;
+    }
+  }
+
+  PlanReport out;
+  out.lower_bound = liveness_lower_bound(blocks);
+  out.blocks.resize(blocks.size());
+  for (uint32_t p = 0; p < pools.size(); ++p) {
+    std::vector<uint32_t> members;
+    std::vector<Block> pool_blocks;
+    for (uint32_t i = 0; i < blocks.size(); ++i) {
+      if (pool_of[i] != p) continue;
+      members.push_back(i);
+      pool_blocks.push_back(blocks[i]);
+    }
+    const BlockPlan plan = plan_blocks(options.algorithm, pool_blocks, options.search);
+    PoolReport pool;
+    pool.pool = pools[p];
+    pool.blocks = pool_blocks.size();
+    for (const auto& b : pool_blocks) {
+      pool.block_bytes += b.size;
+      pool.pool.alignment = std::max(pool.pool.alignment, b.alignment);
+    }
+    pool.lower_bound = liveness_lower_bound(pool_blocks);
+    pool.sizes = plan.sizes;
+    pool.chosen = plan.chosen;
+    pool.size = plan.size;
+    if (pool.pool.capacity != 0 && pool.size > pool.pool.capacity) {
+      *error = "pool '" + pool.pool.name + "' needs " + std::to_string(pool.size) + " bytes with " +
+               algorithm_name(plan.chosen) + ", its capacity is " + std::to_string(pool.pool.capacity);
+      return false;
+    }
+    for (size_t k = 0; k < members.size(); ++k) out.blocks[members[k]] = PlacedBlock{blocks[members[k]], p, plan.offsets[k]};
+    out.pools.push_back(std::move(pool));
+  }
+
+  // Activations no node touches still need a slot inside some pool, though nothing reads
+  // them: offset 0 of the first pool big enough, else of the first pool allowed to grow.
+  std::vector<bool> planned(model->tensors.size(), false);
+  for (const auto& b : blocks) {
+    if (b.tensor >= 0) planned[static_cast<size_t>(b.tensor)] = true;
+  }
+  std::vector<std::pair<size_t, uint32_t>> untouched;  // tensor, pool
+  for (size_t t = 0; t < model->tensors.size(); ++t) {
+    if (model->tensors[t].kind != TensorKind::Activation || planned[t]) continue;
+    const uint64_t bytes = (model->tensors[t].bytes() + 15) / 16 * 16;
+    auto home = std::find_if(out.pools.begin(), out.pools.end(), [&](const PoolReport& p) { return p.size >= bytes; });
+    if (home == out.pools.end()) {
+      home = std::find_if(out.pools.begin(), out.pools.end(),
+                          [&](const PoolReport& p) { return p.pool.capacity == 0 || p.pool.capacity >= bytes; });
+    }
+    if (home == out.pools.end()) {
+      *error = "tensor " + std::to_string(t) + " (" + std::to_string(bytes) + " bytes, used by no node) fits in no pool";
+      return false;
+    }
+    home->size = std::max(home->size, bytes);
+    untouched.emplace_back(t, static_cast<uint32_t>(home - out.pools.begin()));
+  }
+
+  // Nothing failed: write the plan.
+  model->pools.clear();
+  for (auto& p : out.pools) {
+    p.ratio = p.lower_bound == 0 ? 1.0 : static_cast<double>(p.size) / static_cast<double>(p.lower_bound);
+    out.total_size += p.size;
+    model->pools.push_back(PoolDef{p.pool.name, p.size, p.pool.alignment, p.pool.placement});
+  }
+  for (const auto& placed : out.blocks) {
+    if (placed.block.tensor >= 0) {
+      auto& t = model->tensors[static_cast<size_t>(placed.block.tensor)];
+      t.pool = placed.pool;
+      t.offset = placed.offset;
+    } else {
+      auto& n = model->nodes[static_cast<size_t>(placed.block.node)];
+      n.workspace_pool = placed.pool;
+      n.workspace_offset = placed.offset;
+    }
+  }
+  for (const auto& [t, pool] : untouched) {
+    model->tensors[t].pool = pool;
+    model->tensors[t].offset = 0;
+  }
+  if (report != nullptr) *report = std::move(out);
+  return true;
+}
+
+}  // namespace grt::tools
