@@ -9,6 +9,7 @@ packages=(
   libdlpack-dev libmbedtls-dev
   googletest libgtest-dev libbenchmark-dev
   valgrind
+  clang libclang-rt-14-dev
 )
 
 missing=()

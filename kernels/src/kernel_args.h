@@ -50,7 +50,8 @@ inline const DLTensor* optional_tensor_at(TVMValue* args, int i) {
 // A check that reports the first failure through TVMAPISetLastError.
 class ArgCheck {
  public:
-  ArgCheck(const char* kernel, TVMValue* args, int* codes, int count) : kernel_(kernel), args_(args), codes_(codes), count_(count) {}
+  // The kernel's name is for the reader: the executor's message already names node and kernel.
+  ArgCheck(const char* /*kernel*/, TVMValue* args, int* codes, int count) : args_(args), codes_(codes), count_(count) {}
 
   bool ok() const { return ok_; }
   // Returns the kernel's check result: 0, or -1 after reporting.
@@ -127,7 +128,6 @@ class ArgCheck {
     TVMAPISetLastError(what);
     return *this;
   }
-  const char* kernel_;
   TVMValue* args_;
   int* codes_;
   int count_;

@@ -1,11 +1,12 @@
 // The built-in kernel table. Each family lists its kernels in an entries.inc file as
-// GRT_KERNEL(name) lines (each name has a grt_kernel_<name> and a grt_check_<name>); the table is sorted here at compile time, so adding a kernel is
+// GRT_KERNEL(name, writes) lines (each name has a grt_kernel_<name> and a grt_check_<name>;
+// `writes` says which arguments it writes, see grt_kernel_entry); the table is sorted here at compile time, so adding a kernel is
 // one line and lookup is a binary search with no start-up cost.
 #include <stddef.h>
 
 #include "graphrt/kernels.h"
 
-#define GRT_KERNEL(name)                                                                     \
+#define GRT_KERNEL(name, writes)                                                             \
   extern "C" int grt_kernel_##name(TVMValue* args, int* type_codes, int num_args, TVMValue* ret, \
                                    int* ret_code, void* resource);                              \
   extern "C" int grt_check_##name(TVMValue* args, int* type_codes, int num_args, TVMValue* ret,  \
@@ -19,7 +20,7 @@
 namespace {
 
 constexpr grt_kernel_entry kUnsorted[] = {
-#define GRT_KERNEL(name) {#name, grt_kernel_##name, grt_check_##name},
+#define GRT_KERNEL(name, writes) {#name, grt_kernel_##name, grt_check_##name, writes},
 #include "basic/entries.inc"
 #include "conv/entries.inc"
 #include "dense/entries.inc"

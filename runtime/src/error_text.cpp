@@ -82,6 +82,14 @@ extern "C" const char* grt_status_name(grt_status status) {
       "GRT_ERR_CANCELLED",
       "GRT_ERR_BUSY",
       "GRT_ERR_INTEGRITY",
+      "GRT_ERR_ENVELOPE_MALFORMED",
+      "GRT_ERR_ENVELOPE_TRUNCATED",
+      "GRT_ERR_DIGEST_MISMATCH",
+      "GRT_ERR_SIGNATURE_MISSING",
+      "GRT_ERR_SIGNATURE_INVALID",
+      "GRT_ERR_UNKNOWN_KEY",
+      "GRT_ERR_KEY_INVALID",
+      "GRT_ERR_MODEL_ROLLBACK",
   };
   const unsigned index = static_cast<unsigned>(status);
   return index < GRT_STATUS_COUNT ? kNames[index] : "GRT_ERR_UNKNOWN";

@@ -539,6 +539,15 @@ static grt_status init_executor(grt_executor** out, void* storage, size_t storag
         return e.status(GRT_ERR_KERNEL_ARGS);
       }
     }
+    for (uint32_t a = 0; a < 32; ++a) {
+      if ((entry->writes & GRT_WRITES_ARG(a)) == 0) continue;
+      if (a >= record.arg_count || node->args()->Get(a)->kind() != grt::fb::ArgKind::Output) {
+        ErrorText e(error);
+        e.text("node ").number(n).text(" (").text(name->c_str()).text("): the kernel writes argument ").number(a)
+            .text(", which is not an Output argument");
+        return e.status(GRT_ERR_KERNEL_ARGS);
+      }
+    }
   }
 
   if (strategy == GRT_STRATEGY_STATIC) {
@@ -550,6 +559,7 @@ static grt_status init_executor(grt_executor** out, void* storage, size_t storag
   if (s != GRT_OK) return s;
   grt::refresh_aliases(x);
   grt::clear_error(&x->error);
+  x->memory_held = true;
   *out = x;
   return GRT_OK;
 }
@@ -562,6 +572,9 @@ grt_status grt_init(grt_executor** out, void* storage, size_t storage_size, cons
 grt_status grt_run(grt_executor* x) {
   if (x == nullptr) return GRT_ERR_ARGUMENT;
   grt::clear_error(&x->error);
+  if (!x->memory_held) {
+    return ErrorText(&x->error).text("executor holds no memory: it was released; bind an allocator again first").status(GRT_ERR_ARGUMENT);
+  }
   x->kernel_message[0] = '\0';
   x->cancel_requested.store(0, std::memory_order_relaxed);
   grt::CurrentExecutor current(x);
@@ -575,6 +588,7 @@ void grt_cancel(grt_executor* x) {
 
 void grt_release(grt_executor* x) {
   if (x == nullptr || x->owned == nullptr) return;
+  x->memory_held = false;
   // Reverse order keeps a stack allocator's frees LIFO.
   if (x->stack_workspace != nullptr) {
     grt_free(x->allocator, x->stack_workspace);
@@ -650,7 +664,7 @@ namespace {
 // Stands in for every kernel during a replay: which allocator calls init and run() make
 // does not depend on what the kernels compute.
 int replay_kernel(TVMValue*, int*, int, TVMValue*, int*, void*) { return 0; }
-constexpr grt_kernel_entry kReplayKernel = {"replay", replay_kernel, nullptr};
+constexpr grt_kernel_entry kReplayKernel = {"replay", replay_kernel, nullptr, 0};
 
 uint64_t pages_for(uint64_t bytes, size_t page_size) { return bytes == 0 ? 1 : (bytes - 1) / page_size + 1; }
 
@@ -802,6 +816,7 @@ grt_status grt_set_allocator(grt_executor* x, const grt_allocator* allocator) {
   if (s != GRT_OK) return s;
   grt::refresh_aliases(x);
   grt::clear_error(&x->error);
+  x->memory_held = true;
   return GRT_OK;
 }
 

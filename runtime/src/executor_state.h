@@ -63,6 +63,7 @@ struct grt_executor {
   uint8_t* stack_workspace;  // GRT_STRATEGY_STACK: one workspace region for every node
   grt_stack_allocator workspace;
   std::atomic<uint32_t> cancel_requested;
+  bool memory_held;  // false after grt_release until memory is bound again
   grt_error error;
   char kernel_message[96];  // what the running kernel passed to TVMAPISetLastError
 };

@@ -14,6 +14,12 @@ constexpr char kEnvelopeMagic[4] = {'G', 'R', 'T', 'E'};
 
 bool is_power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
+// A non-empty vector of 64-bit elements off an 8-byte boundary (empty ones hold no loads).
+template <typename T>
+bool misaligned_64(const flatbuffers::Vector<T>* v) {
+  return v != nullptr && v->size() != 0 && reinterpret_cast<uintptr_t>(v->data()) % 8 != 0;
+}
+
 const char* str(const flatbuffers::String* s) { return s == nullptr ? "" : s->c_str(); }
 size_t len(const flatbuffers::String* s) { return s == nullptr ? 0 : s->size(); }
 
@@ -85,6 +91,12 @@ grt_status check_tensor(const fb::Model* model, uint32_t index, ModelCounts* cou
     ErrorText e(error);
     return name_tensor(e, model, index).text(" has unknown dtype ").number(static_cast<uint32_t>(t->dtype())).status(GRT_ERR_SHAPE);
   }
+  // FlatBuffers' verifier checks 4-byte alignment only; 64-bit vectors are read in place
+  // (DLTensor.shape points into the blob), and an unaligned 64-bit load faults on some cores.
+  if (misaligned_64(t->shape()) || (t->quantization() != nullptr && misaligned_64(t->quantization()->zero_point()))) {
+    ErrorText e(error);
+    return name_tensor(e, model, index).text(" has a 64-bit vector off an 8-byte boundary").status(GRT_ERR_BLOB_MALFORMED);
+  }
   uint64_t elements = 1;
   if (t->shape() != nullptr) {
     if (t->shape()->size() > 8) {
@@ -118,7 +130,8 @@ grt_status check_tensor(const fb::Model* model, uint32_t index, ModelCounts* cou
         ErrorText e(error);
         return name_tensor(e, model, index).text(" needs ").number(bytes).text(" bytes, its buffer ").number(t->buffer()).text(" holds ").number(have).status(GRT_ERR_BUFFER_BOUNDS);
       }
-      if (data != nullptr && (reinterpret_cast<uintptr_t>(data->data()) % 16) != 0) {
+      // Empty constants have no bytes to align (FlatBuffers may place them anywhere).
+      if (have != 0 && (reinterpret_cast<uintptr_t>(data->data()) % 16) != 0) {
         ErrorText e(error);
         return name_tensor(e, model, index).text(" has constant bytes off a 16-byte boundary (buffer ").number(t->buffer()).text(")").status(GRT_ERR_CONSTANT_ALIGNMENT);
       }
@@ -204,6 +217,10 @@ grt_status check_node(const fb::Model* model, uint32_t index, ModelCounts* count
   }
   const uint32_t tensors = count_of(model->tensors());
   const uint32_t nargs = count_of(node->args());
+  if (misaligned_64(node->args())) {
+    ErrorText e(error);
+    return e.text("node ").number(index).text(" has its arguments off an 8-byte boundary").status(GRT_ERR_BLOB_MALFORMED);
+  }
   if (nargs > 255) {
     ErrorText e(error);
     return name_node(e, model, index).text(" has ").number(nargs).text(" arguments, at most 255 are supported").status(GRT_ERR_GRAPH);

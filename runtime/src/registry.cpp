@@ -29,23 +29,24 @@ void grt_registry_init(grt_registry* registry, grt_kernel_entry* storage, size_t
   registry->builtin = builtin;
 }
 
-grt_status grt_registry_add(grt_registry* registry, const char* name, TVMBackendPackedCFunc function,
-                            TVMBackendPackedCFunc check) {
-  if (registry == nullptr || name == nullptr || function == nullptr) return GRT_ERR_ARGUMENT;
-  const size_t length = strlen(name);
+grt_status grt_registry_add_entry(grt_registry* registry, const grt_kernel_entry* entry) {
+  if (registry == nullptr || entry == nullptr || entry->name == nullptr || entry->function == nullptr) return GRT_ERR_ARGUMENT;
+  const size_t length = strlen(entry->name);
   for (size_t i = 0; i < registry->user_count; ++i) {
-    if (name_equals(registry->user_entries[i].name, name, length)) {
-      registry->user_entries[i].function = function;
-      registry->user_entries[i].check = check;
+    if (name_equals(registry->user_entries[i].name, entry->name, length)) {
+      registry->user_entries[i] = *entry;
       return GRT_OK;
     }
   }
   if (registry->user_count >= registry->user_capacity) return GRT_ERR_REGISTRY_FULL;
-  registry->user_entries[registry->user_count].name = name;
-  registry->user_entries[registry->user_count].function = function;
-  registry->user_entries[registry->user_count].check = check;
-  registry->user_count++;
+  registry->user_entries[registry->user_count++] = *entry;
   return GRT_OK;
+}
+
+grt_status grt_registry_add(grt_registry* registry, const char* name, TVMBackendPackedCFunc function,
+                            TVMBackendPackedCFunc check) {
+  const grt_kernel_entry entry = {name, function, check, 0};
+  return grt_registry_add_entry(registry, &entry);
 }
 
 const grt_kernel_entry* grt_registry_find(const grt_registry* registry, const char* name, size_t length) {

@@ -310,6 +310,29 @@ TEST_P(Strategies, SameBlobSameOutputs) {
 INSTANTIATE_TEST_SUITE_P(Executor, Strategies, ::testing::Values(GRT_STRATEGY_DYNAMIC, GRT_STRATEGY_STACK),
                          [](const ::testing::TestParamInfo<grt_strategy>& p) { return p.param == GRT_STRATEGY_DYNAMIC ? "Dynamic" : "Stack"; });
 
+TEST(Executor, RunAfterReleaseIsRefusedNotRunOnNullBuffers) {
+  const AlignedBytes blob = to_blob(copy_chain(2));
+  grt_requirements req{};
+  grt_error error{};
+  ASSERT_EQ(grt_model_requirements(blob.data(), blob.size(), GRT_STRATEGY_DYNAMIC, &req, &error), GRT_OK);
+  AlignedBytes storage(req.bookkeeping_bytes);
+  grt_heap_allocator heap;
+  grt_heap_init(&heap, 0);
+  const grt_allocator allocator = grt_heap_as_allocator(&heap);
+  Registry r;
+  grt_options options{};
+  options.registry = &r.registry;
+  options.memory.strategy = GRT_STRATEGY_DYNAMIC;
+  options.memory.allocator = &allocator;
+  grt_executor* x = nullptr;
+  ASSERT_EQ(grt_init(&x, storage.data(), storage.size(), blob.data(), blob.size(), &options, &error), GRT_OK);
+  ASSERT_EQ(grt_run(x), GRT_OK);
+  grt_release(x);
+  EXPECT_EQ(grt_run(x), GRT_ERR_ARGUMENT);
+  EXPECT_NE(std::string(grt_last_error(x)->message).find("holds no memory"), std::string::npos);
+  EXPECT_EQ(heap.bytes_in_use, 0u);
+}
+
 TEST(Executor, StackStrategyRequirementIsExact) {
   const AlignedBytes blob = to_blob(copy_chain(3));
   grt_requirements req{};

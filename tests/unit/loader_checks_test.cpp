@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "graphrt/tools/planner.h"
 #include "test_models.h"
 
 namespace grt::test {
@@ -266,6 +267,26 @@ TEST(LoaderChecks, KernelCheckRefusesBadArguments) {
   // The output is now written by nobody; make it the input so only the kernel check fails.
   m.outputs[0] = 0;
   EXPECT_REFUSED(refuse(m), GRT_ERR_KERNEL_ARGS, "node 0 (copy): bad arguments: wrong number of arguments");
+}
+
+TEST(LoaderChecks, KernelCannotBeMadeToWriteAConstant) {
+  ModelDef m = copy_chain(1);
+  const uint32_t weights = m.add_constant("w", DType::Int8, {1, 16}, std::vector<uint8_t>(16));
+  m.add_node("copy", {ArgDef::input(0), ArgDef::input(weights)});  // the written slot holds a constant
+  EXPECT_REFUSED(refuse(m), GRT_ERR_KERNEL_ARGS, "node 1 (copy): the kernel writes argument 1, which is not an Output argument");
+}
+
+TEST(LoaderChecks, KernelCannotBeMadeToWriteAModelInput) {
+  ModelDef m = copy_chain(2);
+  m.add_node("copy", {ArgDef::input(m.outputs[0]), ArgDef::input(m.inputs[0])});
+  tools::plan_default(&m);
+  EXPECT_REFUSED(refuse(m), GRT_ERR_KERNEL_ARGS, "writes argument 1");
+}
+
+TEST(LoaderChecks, SeveralEmptyConstantsLoad) {
+  ModelDef m = copy_chain(1);
+  for (int i = 0; i < 3; ++i) m.add_constant("empty" + std::to_string(i), DType::Int32, {0}, {});
+  EXPECT_EQ(refuse(m).status, GRT_OK) << refuse(m).message;
 }
 
 TEST(LoaderChecks, TooManyPools) {

@@ -23,6 +23,9 @@ constexpr Command kCommands[] = {
     {"run", "run a blob on the host with a chosen memory strategy", run_run_command},
     {"bin2c", "write a blob as an aligned C array in a flash section", run_bin2c_command},
     {"bench", "measure the executor's per-node dispatch cost", run_bench_command},
+    {"keygen", "make an ECDSA P-256 key pair for signing models", run_keygen_command},
+    {"sign", "wrap a blob in a signed envelope (digest, signature, key id, version)", run_sign_command},
+    {"verify", "check a signed envelope as the device will, and the model inside", run_verify_command},
 };
 
 const Command* find_command(std::string_view name) {

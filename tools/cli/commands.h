@@ -12,5 +12,8 @@ int run_plan_command(const std::vector<std::string>& args);
 int run_run_command(const std::vector<std::string>& args);
 int run_bin2c_command(const std::vector<std::string>& args);
 int run_bench_command(const std::vector<std::string>& args);
+int run_keygen_command(const std::vector<std::string>& args);
+int run_sign_command(const std::vector<std::string>& args);
+int run_verify_command(const std::vector<std::string>& args);
 
 #endif  // GRAPHRT_TOOLS_CLI_COMMANDS_H_

@@ -1,5 +1,6 @@
 #include "graphrt/tools/import_context.h"
 
+#include <cmath>
 #include <stdexcept>
 #include <utility>
 
@@ -158,11 +159,23 @@ uint32_t ImportContext::graph_tensor(int32_t tflite_index) {
   facts.name = t->name() != nullptr && t->name()->size() != 0 ? t->name()->str() : "tensor" + std::to_string(tflite_index);
   facts.dtype = dtype(tflite_index);
   facts.shape = shape(tflite_index);
+  // The runtime refuses tensors past 2^40 bytes; refuse them here, with the tensor's name.
+  constexpr uint64_t kMaxTensorBytes = uint64_t{1} << 40;
+  uint64_t elements = 1;
   for (const int64_t d : facts.shape) {
     if (d < 0) {
       fail("tensor '" + facts.name + "' has a dynamic shape; graphrt needs every dimension known");
       return 0;
     }
+    if (d != 0 && elements > kMaxTensorBytes / static_cast<uint64_t>(d)) {
+      fail("tensor '" + facts.name + "' is larger than graphrt supports (2^40 bytes)");
+      return 0;
+    }
+    elements *= static_cast<uint64_t>(d);
+  }
+  if (elements > kMaxTensorBytes / 8) {
+    fail("tensor '" + facts.name + "' is larger than graphrt supports (2^40 bytes)");
+    return 0;
   }
   if (const auto* q = t->quantization(); q != nullptr && q->scale() != nullptr && q->scale()->size() != 0) {
     if (q->details_type() != tflite::QuantizationDetails::NONE) {
@@ -171,6 +184,12 @@ uint32_t ImportContext::graph_tensor(int32_t tflite_index) {
     }
     QuantDef quant;
     quant.scale.assign(q->scale()->begin(), q->scale()->end());
+    for (const float scale : quant.scale) {
+      if (!std::isfinite(scale) || scale < 0.0f) {
+        fail("tensor '" + facts.name + "' has an invalid quantization scale " + std::to_string(scale));
+        return 0;
+      }
+    }
     if (q->zero_point() != nullptr) quant.zero_point.assign(q->zero_point()->begin(), q->zero_point()->end());
     if (quant.zero_point.empty()) quant.zero_point.assign(quant.scale.size(), 0);
     if (quant.zero_point.size() != quant.scale.size()) {

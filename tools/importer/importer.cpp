@@ -56,6 +56,12 @@ std::string check_indices(const tflite::Model& model, const tflite::SubGraph& su
       return "tensor " + std::to_string(t) + " uses buffer " + std::to_string(tensor->buffer()) + ", but the model has " +
              std::to_string(buffers) + " buffers";
     }
+    // The verifier checks 4-byte alignment only; a 64-bit vector off an 8-byte boundary
+    // cannot come from a FlatBuffers builder, and reading it in place is undefined.
+    if (const auto* q = tensor->quantization();
+        q != nullptr && q->zero_point() != nullptr && q->zero_point()->size() != 0 && reinterpret_cast<uintptr_t>(q->zero_point()->data()) % 8 != 0) {
+      return "tensor " + std::to_string(t) + " has its zero points off an 8-byte boundary (malformed file)";
+    }
     if (tensor->buffer() != 0 && tensor->buffer() < buffers && model.buffers()->Get(tensor->buffer())->offset() > 1) {
       return "tensor " + std::to_string(t) + " keeps its data outside the flatbuffer (a model over 2 GB), which is not supported";
     }
@@ -71,6 +77,19 @@ std::string check_indices(const tflite::Model& model, const tflite::SubGraph& su
     }
     if (std::string e = check_tensor_list(op->inputs(), tensors, true, where + " input"); !e.empty()) return e;
     if (std::string e = check_tensor_list(op->outputs(), tensors, false, where + " output"); !e.empty()) return e;
+  }
+  return {};
+}
+
+// Every activation at once bounds any plan; past the runtime's 2^40-byte pool limit no plan
+// can load, so such a model is refused here, by name, rather than by the loader later.
+std::string check_total_activations(const ModelDef& graph) {
+  constexpr uint64_t kMaxPoolBytes = uint64_t{1} << 40;
+  uint64_t total = 0;
+  for (const TensorDef& t : graph.tensors) {
+    if (t.kind != TensorKind::Activation) continue;
+    total += t.bytes();
+    if (total > kMaxPoolBytes) return "the model's activations need more than 2^40 bytes, more than graphrt supports";
   }
   return {};
 }
@@ -155,6 +174,7 @@ ImportResult import_tflite(const uint8_t* data, size_t size, ModelDef* out, cons
     }
   }
   if (std::string e = check_outputs_written(graph); !e.empty()) return failure(std::move(e));
+  if (std::string e = check_total_activations(graph); !e.empty()) return failure(std::move(e));
   result.ok = true;
   *out = std::move(graph);
   return result;

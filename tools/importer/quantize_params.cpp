@@ -28,7 +28,8 @@ int32_t quantize_value(float value, float scale, int32_t zero_point) {
 
 FixedPointMultiplier quantize_multiplier(double real_multiplier) {
   FixedPointMultiplier result;
-  if (real_multiplier == 0.0) return result;
+  // Not representable: the kernels' checks refuse the (0, 0) this gives where it matters.
+  if (real_multiplier == 0.0 || !std::isfinite(real_multiplier)) return result;
   int exponent = 0;
   const double fraction = std::frexp(real_multiplier, &exponent);  // in [0.5, 1)
   // std::round is half away from zero, like TfLiteRound.

@@ -1,0 +1,90 @@
+// Writes seed inputs for the fuzz targets at run time (nothing large is committed):
+// builder models bare and in envelopes (unsigned, signed, truncated) for the loader, and
+// the zoo's small real models, imported for the loader and as they are for the importer.
+//   fuzz_seed_corpus OUT_DIR [ZOO_DIR]   ->  OUT_DIR/loader_fuzz/*, OUT_DIR/importer_fuzz/*
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "graphrt/tools/signing.h"
+#include "test_models.h"
+#if GRT_FUZZ_HAVE_IMPORTER
+#include "graphrt/tools/importer.h"
+#include "graphrt/tools/planner.h"
+#endif
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Real models above this size make each fuzz iteration slow; smaller ones cover the same code.
+constexpr uintmax_t kMaxSeedBytes = 96 * 1024;
+
+void write(const fs::path& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+void write_model_and_envelopes(const fs::path& dir, const std::string& name, const std::vector<uint8_t>& model,
+                               const grt::signing::KeyPair& key) {
+  write(dir / (name + ".grt"), model);
+  std::vector<uint8_t> envelope;
+  std::string error;
+  grt::signing::EnvelopeOptions unsigned_options;
+  unsigned_options.model_version = 5;
+  if (grt::signing::make_envelope(model, unsigned_options, &envelope, &error)) {
+    write(dir / (name + ".unsigned.grte"), envelope);
+    envelope.resize(envelope.size() / 2);
+    write(dir / (name + ".truncated.grte"), envelope);
+  }
+  if (grt::signing::sign_model(model, key.private_key_pem, "fuzz-1", 7, &envelope, &error)) {
+    write(dir / (name + ".signed.grte"), envelope);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: fuzz_seed_corpus OUT_DIR [ZOO_DIR]\n");
+    return 2;
+  }
+  const fs::path out(argv[1]);
+  const fs::path loader = out / "loader_fuzz";
+  const fs::path importer = out / "importer_fuzz";
+  fs::create_directories(loader);
+  fs::create_directories(importer);
+  grt::signing::KeyPair key;
+  std::string error;
+  if (!grt::signing::generate_key_pair(&key, &error)) {
+    std::fprintf(stderr, "fuzz_seed_corpus: %s\n", error.c_str());
+    return 1;
+  }
+  int seeds = 0;
+  for (const auto& [copies, n] : std::vector<std::pair<int, int64_t>>{{1, 4}, {3, 16}, {8, 64}}) {
+    write_model_and_envelopes(loader, "copy_chain_" + std::to_string(copies) + "x" + std::to_string(n),
+                              grt::tools::serialize(grt::test::copy_chain(copies, n)), key);
+    ++seeds;
+  }
+  if (argc >= 3 && fs::is_directory(fs::path(argv[2]) / "models")) {
+    for (const auto& entry : fs::directory_iterator(fs::path(argv[2]) / "models")) {
+      if (entry.path().extension() != ".tflite" || entry.file_size() > kMaxSeedBytes) continue;
+      fs::copy_file(entry.path(), importer / entry.path().filename(), fs::copy_options::overwrite_existing);
+      ++seeds;
+#if GRT_FUZZ_HAVE_IMPORTER
+      std::ifstream in(entry.path(), std::ios::binary);
+      const std::vector<uint8_t> tflite((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      grt::tools::ModelDef model;
+      const grt::tools::ImportResult result = grt::tools::import_tflite(tflite.data(), tflite.size(), &model);
+      if (!result.ok || !result.unsupported.empty()) continue;
+      grt::tools::plan_default(&model);
+      write_model_and_envelopes(loader, entry.path().stem().string(), grt::tools::serialize(model), key);
+      ++seeds;
+#endif
+    }
+  }
+  std::printf("fuzz_seed_corpus: %d seed models in %s\n", seeds, out.c_str());
+  return 0;
+}
