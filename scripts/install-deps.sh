@@ -10,6 +10,7 @@ packages=(
   googletest libgtest-dev libbenchmark-dev
   valgrind
   clang libclang-rt-14-dev
+  gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm dpkg-dev
 )
 
 missing=()

@@ -30,6 +30,11 @@ void Reset_Handler(void) {
   grt_semihosting_exit(main());
 }
 
+/* newlib's exit() and abort() end here (mbedTLS calls exit on a corrupt arena): the code
+ * reaches the host like main's return value. */
+void _exit(int code);
+void _exit(int code) { grt_semihosting_exit(code); }
+
 typedef void (*vector_t)(void);
 
 __attribute__((section(".vectors"), used)) const vector_t grt_vector_table[16] = {

@@ -6,16 +6,19 @@
 
 namespace {
 
-bool name_equals(const char* entry, const char* name, size_t length) {
-  return strncmp(entry, name, length) == 0 && entry[length] == '\0';
-}
-
-// strcmp order between a NUL-terminated entry and a counted name.
+// strcmp order between a NUL-terminated entry and a counted name, which may hold NUL bytes
+// (a FlatBuffers string can): never reads the entry past its terminator.
 int compare(const char* entry, const char* name, size_t length) {
-  const int c = strncmp(entry, name, length);
-  if (c != 0) return c;
+  for (size_t i = 0; i < length; ++i) {
+    const unsigned char a = static_cast<unsigned char>(entry[i]);
+    const unsigned char b = static_cast<unsigned char>(name[i]);
+    if (a != b) return a < b ? -1 : 1;
+    if (a == '\0') return -1;  // the entry ended; the name goes on after a NUL byte
+  }
   return entry[length] == '\0' ? 0 : 1;
 }
+
+bool name_equals(const char* entry, const char* name, size_t length) { return compare(entry, name, length) == 0; }
 
 }  // namespace
 

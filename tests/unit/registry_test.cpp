@@ -40,6 +40,18 @@ TEST(Registry, FindsEveryBuiltinByCountedName) {
   EXPECT_EQ(grt_registry_find(&r, "copyx", 5), nullptr);
 }
 
+TEST(Registry, NamesWithNulBytesNeverMatchOrOverread) {
+  grt_kernel_entry storage[1];
+  grt_registry r;
+  grt_registry_init(&r, storage, 1, grt_builtin_kernels());
+  ASSERT_EQ(grt_registry_add(&r, "ab", user_kernel, nullptr), GRT_OK);
+  const char with_nul[] = {'c', 'o', 'p', 'y', '\0', 'x', 'y', 'z', 'w'};
+  EXPECT_EQ(grt_registry_find(&r, with_nul, sizeof with_nul), nullptr);
+  const char user_with_nul[] = {'a', 'b', '\0', '!'};
+  EXPECT_EQ(grt_registry_find(&r, user_with_nul, sizeof user_with_nul), nullptr);
+  EXPECT_NE(grt_registry_find(&r, with_nul, 4), nullptr);
+}
+
 TEST(Registry, UserKernelsShadowBuiltinsAndReplaceEachOther) {
   grt_kernel_entry storage[2];
   grt_registry r;

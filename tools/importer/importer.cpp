@@ -62,6 +62,26 @@ std::string check_indices(const tflite::Model& model, const tflite::SubGraph& su
         q != nullptr && q->zero_point() != nullptr && q->zero_point()->size() != 0 && reinterpret_cast<uintptr_t>(q->zero_point()->data()) % 8 != 0) {
       return "tensor " + std::to_string(t) + " has its zero points off an 8-byte boundary (malformed file)";
     }
+    // Shapes bounded up front, so converters multiply dimensions without overflow.
+    if (const auto* shape = tensor->shape(); shape != nullptr) {
+      uint64_t elements = 1;
+      for (const int32_t d : *shape) {
+        const uint64_t extent = d < 0 ? 1 : static_cast<uint64_t>(d);
+        if (extent != 0 && elements > (uint64_t{1} << 40) / extent) {
+          return "tensor " + std::to_string(t) + " has more elements than graphrt supports (2^40)";
+        }
+        elements *= extent == 0 ? 1 : extent;
+      }
+    }
+    // Real zero points fit the quantized type (at most 16 bits); refusing the rest here lets
+    // converters negate and narrow them without overflow.
+    if (const auto* q = tensor->quantization(); q != nullptr && q->zero_point() != nullptr) {
+      for (const int64_t zero_point : *q->zero_point()) {
+        if (zero_point < -65536 || zero_point > 65535) {
+          return "tensor " + std::to_string(t) + " has zero point " + std::to_string(zero_point) + ", outside any quantized type";
+        }
+      }
+    }
     if (tensor->buffer() != 0 && tensor->buffer() < buffers && model.buffers()->Get(tensor->buffer())->offset() > 1) {
       return "tensor " + std::to_string(t) + " keeps its data outside the flatbuffer (a model over 2 GB), which is not supported";
     }

@@ -1,0 +1,146 @@
+#include "golden_runner.h"
+
+#include <string.h>
+
+#include "console.h"
+#include "graphrt/graphrt.h"
+#include "graphrt/kernels.h"
+#include "graphrt/platform.h"
+
+/* FNV-1a: a short fingerprint of the outputs, to compare runs and hosts at a glance. */
+static uint32_t fnv1a(uint32_t hash, const uint8_t* bytes, size_t size) {
+  for (size_t i = 0; i < size; ++i) hash = (hash ^ bytes[i]) * 16777619u;
+  return hash;
+}
+
+static void report_error(const char* what, const grt_error* error) {
+  fw_line line;
+  fw_line_begin(&line);
+  fw_line_text(&line, what);
+  fw_line_text(&line, ": ");
+  fw_line_text(&line, grt_status_name(error->status));
+  fw_line_text(&line, ": ");
+  fw_line_text(&line, error->message);
+  fw_line_end(&line);
+}
+
+static void report_memory(const fw_golden_model* model, const grt_requirements* needed) {
+  fw_line line;
+  fw_line_begin(&line);
+  fw_line_text(&line, "model ");
+  fw_line_text(&line, model->name);
+  fw_line_text(&line, ": bookkeeping needed ");
+  fw_line_u32(&line, (uint32_t)needed->bookkeeping_bytes);
+  fw_line_text(&line, " reserved ");
+  fw_line_u32(&line, (uint32_t)model->bookkeeping_size);
+  fw_line_end(&line);
+  for (uint32_t p = 0; p < needed->pool_count; ++p) {
+    fw_line_begin(&line);
+    fw_line_text(&line, "pool ");
+    fw_line_u32(&line, p);
+    fw_line_text(&line, ": needed ");
+    fw_line_u32(&line, (uint32_t)needed->pool_bytes[p]);
+    fw_line_text(&line, " reserved ");
+    fw_line_u32(&line, p < model->pool_count ? (uint32_t)model->pool_sizes[p] : 0u);
+    fw_line_end(&line);
+  }
+}
+
+/* Copies a case's inputs in, runs, compares. Returns 1 when the case passes. */
+static int run_case(grt_executor* executor, const fw_golden_model* model, uint32_t index,
+                    uint32_t* instructions) {
+  for (uint32_t i = 0; i < model->input_count; ++i) {
+    DLTensor* input = grt_input(executor, i);
+    if (grt_tensor_bytes(input) != model->input_bytes[i]) return 0;
+    memcpy(input->data, model->inputs[index * model->input_count + i], model->input_bytes[i]);
+  }
+  const uint64_t start = grt_platform_ticks();
+  const grt_status status = grt_run(executor);
+  const uint64_t ticks = grt_platform_ticks() - start;
+  *instructions = (uint32_t)(ticks * FW_INSTRUCTIONS_PER_TICK);
+  if (status != GRT_OK) {
+    report_error("run", grt_last_error(executor));
+    return 0;
+  }
+  int same = 1;
+  uint32_t digest = 2166136261u;
+  for (uint32_t o = 0; o < model->output_count; ++o) {
+    const DLTensor* output = grt_output(executor, o);
+    const uint8_t* expected = model->outputs[index * model->output_count + o];
+    if (grt_tensor_bytes(output) != model->output_bytes[o]) return 0;
+    digest = fnv1a(digest, (const uint8_t*)output->data, model->output_bytes[o]);
+    same &= memcmp(output->data, expected, model->output_bytes[o]) == 0;
+  }
+  fw_line line;
+  fw_line_begin(&line);
+  fw_line_text(&line, "case ");
+  fw_line_u32(&line, index + 1);
+  fw_line_text(&line, ": outputs fnv1a ");
+  fw_line_hex32(&line, digest);
+  fw_line_text(&line, ", ");
+  fw_line_u32(&line, *instructions);
+  fw_line_text(&line, " instructions (+-40), ");
+  fw_line_text(&line, same ? "pass" : "FAIL (differs from TFLM)");
+  fw_line_end(&line);
+  return same;
+}
+
+unsigned fw_run_golden_cases(const fw_golden_model* model, const void* blob, size_t blob_size) {
+  grt_error error;
+  grt_requirements needed;
+  if (grt_model_requirements(blob, blob_size, GRT_STRATEGY_STATIC, &needed, &error) != GRT_OK) {
+    report_error("requirements", &error);
+    return 1;
+  }
+  report_memory(model, &needed);
+
+  grt_registry registry;
+  grt_registry_init(&registry, NULL, 0, grt_builtin_kernels());
+  grt_options options;
+  memset(&options, 0, sizeof options);
+  options.registry = &registry;
+  options.memory.strategy = GRT_STRATEGY_STATIC;
+  options.memory.pool_buffers = model->pools;
+  options.memory.pool_sizes = model->pool_sizes;
+  options.memory.pool_count = model->pool_count;
+
+  grt_executor* executor;
+  const uint64_t init_start = grt_platform_ticks();
+  if (grt_init(&executor, model->bookkeeping, model->bookkeeping_size, blob, blob_size, &options, &error) !=
+      GRT_OK) {
+    report_error("init", &error);
+    return 1;
+  }
+  const uint32_t init_instructions = (uint32_t)((grt_platform_ticks() - init_start) * FW_INSTRUCTIONS_PER_TICK);
+
+  unsigned failures = 0;
+  uint32_t least = UINT32_MAX, most = 0;
+  for (uint32_t c = 0; c < model->case_count; ++c) {
+    uint32_t instructions = 0;
+    if (!run_case(executor, model, c, &instructions)) ++failures;
+    if (instructions < least) least = instructions;
+    if (instructions > most) most = instructions;
+  }
+
+  fw_line line;
+  fw_line_begin(&line);
+  fw_line_text(&line, "init: ");
+  fw_line_u32(&line, init_instructions);
+  fw_line_text(&line, " instructions (+-40)");
+  fw_line_end(&line);
+  fw_line_begin(&line);
+  fw_line_text(&line, "instructions per inference: min ");
+  fw_line_u32(&line, least);
+  fw_line_text(&line, " max ");
+  fw_line_u32(&line, most);
+  fw_line_text(&line, " (+-40)");
+  fw_line_end(&line);
+  fw_line_begin(&line);
+  fw_line_text(&line, failures == 0 ? "PASS " : "FAIL ");
+  fw_line_u32(&line, model->case_count - failures);
+  fw_line_text(&line, "/");
+  fw_line_u32(&line, model->case_count);
+  fw_line_text(&line, " golden cases bit-exact");
+  fw_line_end(&line);
+  return failures + (model->case_count == 0 ? 1u : 0u);
+}

@@ -1,0 +1,26 @@
+/* Runs a model's golden cases on the device and reports outputs' digests, instructions
+ * per inference and the memory used, in lines the size/RAM report parses. */
+#ifndef GRAPHRT_FIRMWARE_GOLDEN_RUNNER_H_
+#define GRAPHRT_FIRMWARE_GOLDEN_RUNNER_H_
+
+#include <stddef.h>
+
+#include "golden_model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Loads blob on the static pool strategy and runs every case once. Returns the number of
+ * failures (a case whose outputs differ from TFLM's, or a load/run error counts one). */
+unsigned fw_run_golden_cases(const fw_golden_model* model, const void* blob, size_t blob_size);
+
+/* Instructions in a tick interval under qemu -icount shift=0 with SysTick at 25 MHz: one
+ * tick every 40 instructions, so a figure is exact to +-40. */
+#define FW_INSTRUCTIONS_PER_TICK 40u
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GRAPHRT_FIRMWARE_GOLDEN_RUNNER_H_ */
