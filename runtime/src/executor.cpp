@@ -1,5 +1,8 @@
 // The executor: binds a checked blob to memory once (grt_init), then runs its nodes in a
-// tight loop (grt_run) that looks nothing up and checks nothing the loader proved.
+// loop that looks nothing up and checks nothing the loader proved. Kernel arguments are
+// either marshalled before each node into scratch sized for the largest node (LEAN, the
+// default: small bookkeeping) or once at init for every node (PREPARED: fastest dispatch).
+#include <initializer_list>
 #include <new>
 #include <string.h>
 
@@ -8,6 +11,7 @@
 #include "graphrt/dynamic_memory.h"
 #include "graphrt/platform.h"
 #include "model_check.h"
+#include "shared_pool_internal.h"
 
 namespace grt {
 namespace {
@@ -16,6 +20,32 @@ constexpr size_t kBookkeepingAlignment = 8;
 constexpr size_t kActivationAlignment = 16;
 
 bool is_dynamic(grt_strategy s) { return s == GRT_STRATEGY_DYNAMIC || s == GRT_STRATEGY_STACK; }
+grt_strategy strategy_of(const grt_executor* x) { return static_cast<grt_strategy>(x->strategy); }
+bool is_prepared(const grt_executor* x) { return x->arguments == GRT_ARGUMENTS_PREPARED; }
+
+template <typename T>
+uint32_t count_of(const flatbuffers::Vector<T>* v) {
+  return v == nullptr ? 0 : v->size();
+}
+
+uint32_t node_count(const grt_executor* x) { return count_of(x->model->nodes()); }
+
+// GRT_STRATEGY_DYNAMIC's schedule, laid out one array after another at x->orders.
+struct Schedule {
+  uint32_t* alloc_order;  // activations ordered by first writer
+  uint32_t* alloc_begin;  // [node count + 1]: where each node's range of alloc_order starts
+  uint32_t* free_order;   // activations ordered by last reader
+  uint32_t* free_begin;
+};
+
+Schedule schedule(const grt_executor* x) {
+  Schedule s;
+  s.alloc_order = x->orders;
+  s.alloc_begin = s.alloc_order + x->tensor_count;
+  s.free_order = s.alloc_begin + node_count(x) + 1;
+  s.free_begin = s.free_order + x->tensor_count;
+  return s;
+}
 
 const char* kernel_name(const fb::Model* model, uint32_t node) {
   return model->kernels()->Get(model->nodes()->Get(node)->kernel())->c_str();
@@ -32,22 +62,139 @@ ErrorText& name_tensor(ErrorText& e, const grt_executor* x, uint32_t t) {
   return e;
 }
 
-void refresh_aliases(grt_executor* x) {
-  for (uint32_t i = 0; i < x->alias_count; ++i) {
-    const AliasLink& link = x->aliases[i];
-    uint8_t* root = static_cast<uint8_t*>(x->tensors[link.root].data);
-    x->tensors[link.tensor].data = root == nullptr ? nullptr : root + link.offset;
+// Where tensor t first appears in the input list followed by the output list, or -1.
+int32_t io_position(const fb::Model* model, uint32_t t) {
+  int32_t position = 0;
+  for (const auto* list : {model->inputs(), model->outputs()}) {
+    for (uint32_t i = 0; i < count_of(list); ++i, ++position) {
+      if (list->Get(i) == t) return position;
+    }
+  }
+  return -1;
+}
+
+bool is_io(const fb::Model* model, uint32_t t) { return io_position(model, t) >= 0; }
+
+// The DLTensor that holds a model input's or output's data: what grt_input returns and
+// grt_bind_input rebinds. NULL for any other tensor.
+DLTensor* io_slot(const grt_executor* x, uint32_t t) {
+  const int32_t position = io_position(x->model, t);
+  if (position < 0) return nullptr;
+  return is_prepared(x) ? &x->tensors[t] : &x->io[position];
+}
+
+// Where an activation's bytes are when no caller buffer is bound to it.
+uint8_t* planned_data(const grt_executor* x, uint32_t t) {
+  if (is_dynamic(strategy_of(x))) return static_cast<uint8_t*>(x->owned[t]);
+  const auto* tensor = x->model->tensors()->Get(t);
+  return x->pool_base[tensor->pool()] + tensor->offset();
+}
+
+// A tensor's data. Constants are in the blob; activations in memory only once it is bound
+// (`bound`): kernel checks at init see shapes, dtypes and constants, no activation data.
+void* tensor_data(const grt_executor* x, uint32_t t, bool bound) {
+  uint64_t offset = 0;
+  const uint32_t root = alias_root(x->model, t, &offset);
+  const auto* tensor = x->model->tensors()->Get(root);
+  uint8_t* base = nullptr;
+  if (tensor->kind() == fb::TensorKind::Constant) {
+    const auto* data = x->model->buffers()->Get(tensor->buffer())->data();
+    base = data == nullptr ? nullptr : const_cast<uint8_t*>(data->data());
+  } else if (bound) {
+    const DLTensor* slot = io_slot(x, root);
+    base = slot != nullptr ? static_cast<uint8_t*>(slot->data) : planned_data(x, root);
+  }
+  return base == nullptr ? nullptr : base + offset;
+}
+
+// Shapes point into the blob; nothing is copied.
+void describe(const grt_executor* x, uint32_t t, DLTensor* d, bool bound) {
+  const auto* tensor = x->model->tensors()->Get(t);
+  d->data = tensor_data(x, t, bound);
+  d->device.device_type = kDLCPU;
+  d->device.device_id = 0;
+  d->ndim = tensor->shape() == nullptr ? 0 : static_cast<int>(tensor->shape()->size());
+  d->dtype = dtype_to_dl(tensor->dtype());
+  d->shape = tensor->shape() == nullptr ? nullptr : const_cast<int64_t*>(tensor->shape()->data());
+  d->strides = nullptr;
+  d->byte_offset = 0;
+}
+
+// A node's arguments as packed functions take them; returns how many. PREPARED: tensor
+// handles are the executor's DLTensors. LEAN: inputs and outputs are their slots and every
+// other tensor is described into `scratch`.
+uint32_t marshal(const grt_executor* x, const fb::Node* node, TVMValue* values, int* codes, DLTensor* scratch, bool bound) {
+  const auto* args = node->args();
+  const uint32_t count = count_of(args);
+  for (uint32_t a = 0; a < count; ++a) {
+    const auto* arg = args->Get(a);
+    switch (arg->kind()) {
+      case fb::ArgKind::Input:
+      case fb::ArgKind::Output:
+      case fb::ArgKind::IntArray: {
+        const uint32_t t = static_cast<uint32_t>(arg->value());
+        DLTensor* d = is_prepared(x) ? &x->tensors[t] : io_slot(x, t);
+        if (d == nullptr) {
+          d = scratch++;
+          describe(x, t, d, bound);
+        }
+        values[a].v_handle = d;
+        codes[a] = kTVMDLTensorHandle;
+        break;
+      }
+      case fb::ArgKind::Int:
+        values[a].v_int64 = arg->value();
+        codes[a] = kTVMArgInt;
+        break;
+      case fb::ArgKind::Float: {
+        const int64_t bits = arg->value();
+        memcpy(&values[a].v_float64, &bits, sizeof(double));
+        codes[a] = kTVMArgFloat;
+        break;
+      }
+      default:
+        values[a].v_handle = nullptr;
+        codes[a] = kTVMNullptr;
+        break;
+    }
+  }
+  return count;
+}
+
+// PREPARED: every tensor but the constants and the inputs/outputs (which hold their own
+// bindings) points where its bytes are now: after memory is bound or a dynamic allocation.
+// A freed activation keeps a stale pointer until its next allocation; no kernel sees it.
+void sync_prepared(grt_executor* x) {
+  if (!is_prepared(x)) return;
+  for (uint32_t t = 0; t < x->tensor_count; ++t) {
+    if (x->model->tensors()->Get(t)->kind() != fb::TensorKind::Constant && !is_io(x->model, t)) {
+      x->tensors[t].data = tensor_data(x, t, true);
+    }
   }
 }
 
-bool is_io(const fb::Model* model, uint32_t t) {
-  if (model->inputs() != nullptr) {
-    for (const uint32_t i : *model->inputs()) if (i == t) return true;
+// After memory is bound (or released): inputs and outputs, and under PREPARED every
+// tensor and workspace, point at it. Caller bindings are replaced.
+void bind_tensors(grt_executor* x) {
+  for (const auto* list : {x->model->inputs(), x->model->outputs()}) {
+    for (uint32_t i = 0; i < count_of(list); ++i) io_slot(x, list->Get(i))->data = planned_data(x, list->Get(i));
   }
-  if (model->outputs() != nullptr) {
-    for (const uint32_t o : *model->outputs()) if (o == t) return true;
+  sync_prepared(x);
+  if (!is_prepared(x)) return;
+  auto* records = static_cast<NodeRecord*>(x->nodes);
+  for (uint32_t n = 0; n < node_count(x); ++n) {
+    const auto* node = x->model->nodes()->Get(n);
+    if (node->workspace_bytes() == 0) continue;
+    // DYNAMIC takes each workspace inside run().
+    if (strategy_of(x) == GRT_STRATEGY_STATIC) records[n].workspace = x->pool_base[node->workspace_pool()] + node->workspace_offset();
+    if (strategy_of(x) == GRT_STRATEGY_STACK) records[n].workspace = x->stack_workspace;
   }
-  return false;
+}
+
+grt_status validate_modes(grt_strategy strategy, grt_arguments arguments, grt_error* error) {
+  if (static_cast<uint32_t>(strategy) <= GRT_STRATEGY_STACK && static_cast<uint32_t>(arguments) <= GRT_ARGUMENTS_PREPARED) return GRT_OK;
+  return ErrorText(error).text("unknown memory strategy ").number(static_cast<uint32_t>(strategy)).text(" or argument mode ")
+      .number(static_cast<uint32_t>(arguments)).status(GRT_ERR_ARGUMENT);
 }
 
 grt_status validate_options(const grt_options* options, grt_error* error) {
@@ -55,9 +202,8 @@ grt_status validate_options(const grt_options* options, grt_error* error) {
     return ErrorText(error).text("options and options->registry are required").status(GRT_ERR_ARGUMENT);
   }
   const grt_memory& m = options->memory;
-  if (m.strategy != GRT_STRATEGY_STATIC && !is_dynamic(m.strategy)) {
-    return ErrorText(error).text("unknown memory strategy ").number(static_cast<uint32_t>(m.strategy)).status(GRT_ERR_ARGUMENT);
-  }
+  const grt_status s = validate_modes(m.strategy, options->arguments, error);
+  if (s != GRT_OK) return s;
   if (is_dynamic(m.strategy) && (m.allocator == nullptr || m.allocator->allocate == nullptr || m.allocator->free == nullptr)) {
     return ErrorText(error).text("this memory strategy needs an allocator with allocate and free").status(GRT_ERR_ARGUMENT);
   }
@@ -66,7 +212,7 @@ grt_status validate_options(const grt_options* options, grt_error* error) {
 
 grt_status bind_static_pools(grt_executor* x, const grt_memory& m, grt_error* error) {
   const auto* pools = x->model->pools();
-  const uint32_t count = pools == nullptr ? 0 : pools->size();
+  const uint32_t count = count_of(pools);
   if (m.pool_count != count || (count != 0 && (m.pool_buffers == nullptr || m.pool_sizes == nullptr))) {
     return ErrorText(error).text("the plan has ").number(count).text(" pools, ").number(m.pool_count).text(" buffers given").status(GRT_ERR_ARGUMENT);
   }
@@ -84,16 +230,7 @@ grt_status bind_static_pools(grt_executor* x, const grt_memory& m, grt_error* er
       return e.text("pool ").quoted(pool->name() ? pool->name()->c_str() : "").text(" needs ").number(pool->alignment()).text("-byte alignment, buffer address mod ").number(pool->alignment()).text(" is ").number(misalignment).status(GRT_ERR_POOL_MISALIGNED);
     }
   }
-  for (uint32_t t = 0; t < x->tensor_count; ++t) {
-    const auto* tensor = x->model->tensors()->Get(t);
-    if (tensor->kind() != fb::TensorKind::Activation) continue;
-    x->tensors[t].data = static_cast<uint8_t*>(m.pool_buffers[tensor->pool()]) + tensor->offset();
-  }
-  for (uint32_t n = 0; n < x->node_count; ++n) {
-    const auto* node = x->model->nodes()->Get(n);
-    if (node->workspace_bytes() == 0) continue;
-    x->nodes[n].workspace = static_cast<uint8_t*>(m.pool_buffers[node->workspace_pool()]) + node->workspace_offset();
-  }
+  for (uint32_t p = 0; p < count; ++p) x->pool_base[p] = static_cast<uint8_t*>(m.pool_buffers[p]);
   return GRT_OK;
 }
 
@@ -117,13 +254,13 @@ grt_status fail_out_of_memory(grt_executor* x, grt_error* error, int64_t node, u
 }
 
 // Dynamic strategies: inputs and outputs (DYNAMIC) or every activation (STACK) are taken
-// once here and held until grt_release.
+// once here and held until grt_release. The caller points tensors at them (bind_tensors).
 grt_status bind_allocator(grt_executor* x, grt_error* error) {
   for (uint32_t t = 0; t < x->tensor_count; ++t) x->owned[t] = nullptr;
   for (uint32_t t = 0; t < x->tensor_count; ++t) {
     const auto* tensor = x->model->tensors()->Get(t);
     if (tensor->kind() != fb::TensorKind::Activation) continue;
-    if (x->strategy == GRT_STRATEGY_DYNAMIC && !is_io(x->model, t)) continue;
+    if (strategy_of(x) == GRT_STRATEGY_DYNAMIC && !is_io(x->model, t)) continue;
     const size_t bytes = static_cast<size_t>(tensor_bytes(tensor));
     void* p = grt_allocate(x->allocator, bytes, kActivationAlignment);
     if (p == nullptr) {
@@ -132,21 +269,19 @@ grt_status bind_allocator(grt_executor* x, grt_error* error) {
       return s;
     }
     x->owned[t] = p;
-    x->tensors[t].data = p;
   }
-  if (x->strategy == GRT_STRATEGY_STACK) {
-    uint32_t max_workspace = 0;
-    for (uint32_t n = 0; n < x->node_count; ++n) {
-      if (x->nodes[n].workspace_bytes > max_workspace) max_workspace = x->nodes[n].workspace_bytes;
+  if (strategy_of(x) == GRT_STRATEGY_STACK) {
+    uint64_t max_workspace = 0;
+    for (const auto* node : *x->model->nodes()) {
+      if (node->workspace_bytes() > max_workspace) max_workspace = node->workspace_bytes();
     }
     if (max_workspace != 0) {
-      x->stack_workspace = static_cast<uint8_t*>(grt_allocate(x->allocator, max_workspace, kActivationAlignment));
+      x->stack_workspace = static_cast<uint8_t*>(grt_allocate(x->allocator, static_cast<size_t>(max_workspace), kActivationAlignment));
       if (x->stack_workspace == nullptr) {
-        const grt_status s = fail_out_of_memory(x, error, -1, UINT32_MAX, max_workspace);
+        const grt_status s = fail_out_of_memory(x, error, -1, UINT32_MAX, static_cast<size_t>(max_workspace));
         grt_release(x);
         return s;
       }
-      for (uint32_t n = 0; n < x->node_count; ++n) x->nodes[n].workspace = x->stack_workspace;
     }
   }
   return GRT_OK;
@@ -154,53 +289,58 @@ grt_status bind_allocator(grt_executor* x, grt_error* error) {
 
 // DYNAMIC: order intermediate activations by first writer and by last reader (counting
 // sort over node indices), so run() walks two cursors.
-void build_dynamic_orders(grt_executor* x) {
-  const uint32_t n_nodes = x->node_count;
+void build_dynamic_orders(grt_executor* x, const Lifetime* lifetimes) {
+  const uint32_t n_nodes = node_count(x);
+  const Schedule s = schedule(x);
   for (uint32_t n = 0; n <= n_nodes; ++n) {
-    x->alloc_begin[n] = 0;
-    x->free_begin[n] = 0;
+    s.alloc_begin[n] = 0;
+    s.free_begin[n] = 0;
   }
+  auto ordered = [x, lifetimes](uint32_t t) {
+    return x->model->tensors()->Get(t)->kind() == fb::TensorKind::Activation && lifetimes[t].first != UINT32_MAX &&
+           !is_io(x->model, t);
+  };
   for (uint32_t t = 0; t < x->tensor_count; ++t) {
-    const auto* tensor = x->model->tensors()->Get(t);
-    if (tensor->kind() != fb::TensorKind::Activation || x->lifetimes[t].first == UINT32_MAX || is_io(x->model, t)) continue;
-    x->alloc_begin[x->lifetimes[t].first + 1]++;
-    x->free_begin[x->lifetimes[t].last + 1]++;
+    if (!ordered(t)) continue;
+    s.alloc_begin[lifetimes[t].first + 1]++;
+    s.free_begin[lifetimes[t].last + 1]++;
   }
   for (uint32_t n = 0; n < n_nodes; ++n) {
-    x->alloc_begin[n + 1] += x->alloc_begin[n];
-    x->free_begin[n + 1] += x->free_begin[n];
+    s.alloc_begin[n + 1] += s.alloc_begin[n];
+    s.free_begin[n + 1] += s.free_begin[n];
   }
   // Fill using the starts, then shift back: begin[n] ends up at the start of node n.
   for (uint32_t t = 0; t < x->tensor_count; ++t) {
-    const auto* tensor = x->model->tensors()->Get(t);
-    if (tensor->kind() != fb::TensorKind::Activation || x->lifetimes[t].first == UINT32_MAX || is_io(x->model, t)) continue;
-    x->alloc_order[x->alloc_begin[x->lifetimes[t].first]++] = t;
-    x->free_order[x->free_begin[x->lifetimes[t].last]++] = t;
+    if (!ordered(t)) continue;
+    s.alloc_order[s.alloc_begin[lifetimes[t].first]++] = t;
+    s.free_order[s.free_begin[lifetimes[t].last]++] = t;
   }
   for (uint32_t n = n_nodes; n > 0; --n) {
-    x->alloc_begin[n] = x->alloc_begin[n - 1];
-    x->free_begin[n] = x->free_begin[n - 1];
+    s.alloc_begin[n] = s.alloc_begin[n - 1];
+    s.free_begin[n] = s.free_begin[n - 1];
   }
-  x->alloc_begin[0] = 0;
-  x->free_begin[0] = 0;
+  s.alloc_begin[0] = 0;
+  s.free_begin[0] = 0;
 }
 
 void free_intermediates(grt_executor* x) {
-  for (uint32_t i = 0; i < x->alloc_begin[x->node_count]; ++i) {
-    const uint32_t t = x->alloc_order[i];
+  const Schedule s = schedule(x);
+  for (uint32_t i = 0; i < s.alloc_begin[node_count(x)]; ++i) {
+    const uint32_t t = s.alloc_order[i];
     if (x->owned[t] != nullptr) {
       grt_free(x->allocator, x->owned[t]);
       x->owned[t] = nullptr;
-      x->tensors[t].data = nullptr;
     }
   }
 }
 
 grt_status kernel_failed(grt_executor* x, uint32_t node, int code) {
+  // What the kernel passed to TVMAPISetLastError is in the message about to be rewritten.
+  const grt_error said = x->error;
   ErrorText e(&x->error);
   name_node(e, x, node).text(" failed");
-  if (x->kernel_message[0] != '\0') {
-    e.text(": ").text(x->kernel_message);
+  if (said.message[0] != '\0') {
+    e.text(": ").text(said.message);
   } else {
     e.text(" with code ").signed_number(code);
   }
@@ -212,15 +352,17 @@ grt_status cancelled(grt_executor* x, uint32_t node) {
   return e.text("cancelled before node ").number(node).status(GRT_ERR_CANCELLED);
 }
 
-// The common case: planned memory, no hooks. Nothing but the calls and a flag.
+// PREPARED with planned memory and no hooks, the dispatch benchmark's case: nothing but
+// the calls and a flag.
 grt_status run_static(grt_executor* x) {
-  const NodeRecord* node = x->nodes;
+  const NodeRecord* node = static_cast<const NodeRecord*>(x->nodes);
   TVMValue* values = x->values;
   int* codes = x->codes;
   TVMValue ret;
   int ret_code = 0;
-  for (uint32_t n = 0; n < x->node_count; ++n, ++node) {
-    if (node->workspace_bytes != 0) grt_stack_init(&x->workspace, node->workspace, node->workspace_bytes);
+  const uint32_t nodes = node_count(x);
+  for (uint32_t n = 0; n < nodes; ++n, ++node) {
+    if (node->workspace_bytes != 0) grt_stack_init(x->workspace, node->workspace, node->workspace_bytes);
     const int rc = node->function(values, codes, static_cast<int>(node->arg_count), &ret, &ret_code, nullptr);
     if (rc != 0) return kernel_failed(x, n, rc);
     if (x->cancel_requested.load(std::memory_order_relaxed) != 0) return cancelled(x, n + 1);
@@ -230,24 +372,32 @@ grt_status run_static(grt_executor* x) {
   return GRT_OK;
 }
 
-// Hooks and dynamic memory.
+// LEAN, hooks, and dynamic memory.
 grt_status run_general(grt_executor* x) {
-  const bool dynamic = x->strategy == GRT_STRATEGY_DYNAMIC;
+  const grt_strategy strategy = strategy_of(x);
+  const bool dynamic = strategy == GRT_STRATEGY_DYNAMIC;
+  const bool prepared = is_prepared(x);
   const grt_hooks* hooks = x->hooks;
   TVMValue* values = x->values;
   int* codes = x->codes;
+  const Schedule schedule_of_dynamic = dynamic ? schedule(x) : Schedule{};
+  const uint32_t* alloc_begin = schedule_of_dynamic.alloc_begin;
+  const uint32_t* alloc_order = schedule_of_dynamic.alloc_order;
+  const uint32_t* free_begin = schedule_of_dynamic.free_begin;
+  const uint32_t* free_order = schedule_of_dynamic.free_order;
   TVMValue ret;
   int ret_code = 0;
-  for (uint32_t n = 0; n < x->node_count; ++n) {
-    NodeRecord* node = &x->nodes[n];
+  const uint32_t nodes = node_count(x);
+  for (uint32_t n = 0; n < nodes; ++n) {
+    const auto* node = x->model->nodes()->Get(n);
     if (hooks != nullptr && hooks->before_node != nullptr && hooks->before_node(hooks->user, n) != 0) {
       if (dynamic) free_intermediates(x);
       return cancelled(x, n);
     }
     if (dynamic) {
-      for (uint32_t i = x->alloc_begin[n]; i < x->alloc_begin[n + 1]; ++i) {
-        const uint32_t t = x->alloc_order[i];
-        const size_t bytes = grt_tensor_bytes(&x->tensors[t]);
+      for (uint32_t i = alloc_begin[n]; i < alloc_begin[n + 1]; ++i) {
+        const uint32_t t = alloc_order[i];
+        const size_t bytes = static_cast<size_t>(tensor_bytes(x->model->tensors()->Get(t)));
         void* p = grt_allocate(x->allocator, bytes, kActivationAlignment);
         if (p == nullptr) {
           const grt_status s = fail_out_of_memory(x, &x->error, n, t, bytes);
@@ -255,46 +405,60 @@ grt_status run_general(grt_executor* x) {
           return s;
         }
         x->owned[t] = p;
-        x->tensors[t].data = p;
       }
-      if (x->alias_count != 0 && x->alloc_begin[n] != x->alloc_begin[n + 1]) refresh_aliases(x);
-      if (node->workspace_bytes != 0) {
-        node->workspace = static_cast<uint8_t*>(grt_allocate(x->allocator, node->workspace_bytes, kActivationAlignment));
-        if (node->workspace == nullptr) {
-          const grt_status s = fail_out_of_memory(x, &x->error, n, UINT32_MAX, node->workspace_bytes);
+      if (alloc_begin[n] != alloc_begin[n + 1]) sync_prepared(x);
+    }
+    const size_t workspace_bytes = static_cast<size_t>(node->workspace_bytes());
+    uint8_t* workspace = nullptr;
+    if (workspace_bytes != 0) {
+      if (dynamic) {
+        workspace = static_cast<uint8_t*>(grt_allocate(x->allocator, workspace_bytes, kActivationAlignment));
+        if (workspace == nullptr) {
+          const grt_status s = fail_out_of_memory(x, &x->error, n, UINT32_MAX, workspace_bytes);
           free_intermediates(x);
           return s;
         }
+      } else {
+        workspace = strategy == GRT_STRATEGY_STACK ? x->stack_workspace
+                                                   : x->pool_base[node->workspace_pool()] + node->workspace_offset();
       }
+      grt_stack_init(x->workspace, workspace, workspace_bytes);
     }
-    if (node->workspace_bytes != 0) grt_stack_init(&x->workspace, node->workspace, node->workspace_bytes);
+    TVMBackendPackedCFunc function;
+    uint32_t arg_count;
+    if (prepared) {
+      const NodeRecord& record = static_cast<const NodeRecord*>(x->nodes)[n];
+      function = record.function;
+      arg_count = record.arg_count;
+    } else {
+      function = static_cast<const TVMBackendPackedCFunc*>(x->nodes)[n];
+      arg_count = marshal(x, node, values, codes, x->tensors, true);
+    }
     const uint64_t start = (hooks != nullptr && hooks->node_done != nullptr) ? grt_platform_ticks() : 0;
-    const int rc = node->function(values, codes, static_cast<int>(node->arg_count), &ret, &ret_code, nullptr);
+    const int rc = function(values, codes, static_cast<int>(arg_count), &ret, &ret_code, nullptr);
     if (hooks != nullptr && hooks->node_done != nullptr) {
       hooks->node_done(hooks->user, n, kernel_name(x->model, n), grt_platform_ticks() - start);
     }
-    if (dynamic && node->workspace_bytes != 0) {
-      grt_free(x->allocator, node->workspace);
-      node->workspace = nullptr;
-    }
+    if (dynamic && workspace != nullptr) grt_free(x->allocator, workspace);
     if (rc != 0) {
       if (dynamic) free_intermediates(x);
       return kernel_failed(x, n, rc);
     }
     if (dynamic) {
-      for (uint32_t i = x->free_begin[n]; i < x->free_begin[n + 1]; ++i) {
-        const uint32_t t = x->free_order[i];
+      for (uint32_t i = free_begin[n]; i < free_begin[n + 1]; ++i) {
+        const uint32_t t = free_order[i];
         grt_free(x->allocator, x->owned[t]);
         x->owned[t] = nullptr;
-        x->tensors[t].data = nullptr;
       }
     }
     if (x->cancel_requested.load(std::memory_order_relaxed) != 0) {
       if (dynamic) free_intermediates(x);
       return cancelled(x, n + 1);
     }
-    values += node->arg_count;
-    codes += node->arg_count;
+    if (prepared) {
+      values += arg_count;
+      codes += arg_count;
+    }
   }
   return GRT_OK;
 }
@@ -306,7 +470,8 @@ grt_status bind_io(grt_executor* x, const flatbuffers::Vector<uint32_t>* list, u
     return e.text("no model input/output ").number(index).status(GRT_ERR_ARGUMENT);
   }
   const uint32_t t = list->Get(index);
-  const size_t bytes = grt_tensor_bytes(&x->tensors[t]);
+  DLTensor* slot = io_slot(x, t);
+  const size_t bytes = grt_tensor_bytes(slot);
   if (data == nullptr || size < bytes) {
     name_tensor(e, x, t).text(" needs ").number(bytes).text(" bytes, ").number(data == nullptr ? 0 : size).text(" given");
     return e.status(GRT_ERR_ARGUMENT);
@@ -314,8 +479,8 @@ grt_status bind_io(grt_executor* x, const flatbuffers::Vector<uint32_t>* list, u
   if (reinterpret_cast<uintptr_t>(data) % kActivationAlignment != 0) {
     return name_tensor(e, x, t).text(" needs a 16-byte aligned buffer").status(GRT_ERR_ARGUMENT);
   }
-  x->tensors[t].data = data;
-  refresh_aliases(x);
+  slot->data = data;
+  sync_prepared(x);  // aliases of this input or output
   clear_error(&x->error);
   return GRT_OK;
 }
@@ -343,33 +508,70 @@ class CurrentExecutor {
 
 }  // namespace
 
-Layout compute_layout(const ModelCounts& c, grt_strategy strategy) {
+ArgCounts count_arguments(const fb::Model* model) {
+  ArgCounts a;
+  a.io = count_of(model->inputs()) + count_of(model->outputs());
+  a.pools = count_of(model->pools());
+  for (uint32_t n = 0; n < count_of(model->nodes()); ++n) {
+    const auto* args = model->nodes()->Get(n)->args();
+    uint32_t scratch = 0;
+    for (uint32_t i = 0; i < count_of(args); ++i) {
+      const auto kind = args->Get(i)->kind();
+      const bool tensor = kind == fb::ArgKind::Input || kind == fb::ArgKind::Output || kind == fb::ArgKind::IntArray;
+      if (tensor && !is_io(model, static_cast<uint32_t>(args->Get(i)->value()))) ++scratch;
+    }
+    if (count_of(args) > a.max_args) a.max_args = count_of(args);
+    if (scratch > a.max_scratch) a.max_scratch = scratch;
+  }
+  return a;
+}
+
+Layout compute_layout(const ModelCounts& c, const ArgCounts& a, grt_strategy strategy, grt_arguments arguments) {
   Layout l;
-  uint64_t offset = 0;
-  auto take = [&offset](uint64_t bytes, uint64_t align) {
+  // Below these counts no figure overflows a 32-bit size_t; no device holds a larger model.
+  constexpr uint32_t kMaxCount = 1u << 20;
+  l.fits = c.tensors <= kMaxCount && c.nodes <= kMaxCount && c.args <= kMaxCount && a.io <= kMaxCount;
+  if (!l.fits) return l;
+  const bool prepared = arguments == GRT_ARGUMENTS_PREPARED;
+  const size_t tensors = c.tensors, nodes = c.nodes, args = prepared ? c.args : a.max_args;
+  size_t offset = 0;
+  auto take = [&offset](size_t bytes, size_t align) {
     offset = (offset + align - 1) & ~(align - 1);
-    const uint64_t at = offset;
+    const size_t at = offset;
     offset += bytes;
-    return static_cast<size_t>(at);
+    return at;
   };
   take(sizeof(grt_executor), kBookkeepingAlignment);
-  l.tensors = take(uint64_t{sizeof(DLTensor)} * c.tensors, alignof(DLTensor));
-  l.nodes = take(uint64_t{sizeof(NodeRecord)} * c.nodes, alignof(NodeRecord));
-  l.values = take(uint64_t{sizeof(TVMValue)} * c.args, alignof(TVMValue));
-  l.codes = take(uint64_t{sizeof(int)} * c.args, alignof(int));
-  l.aliases = take(uint64_t{sizeof(AliasLink)} * c.aliases, alignof(AliasLink));
-  l.lifetimes = take(uint64_t{sizeof(Lifetime)} * c.tensors, alignof(Lifetime));
-  if (is_dynamic(strategy)) l.owned = take(uint64_t{sizeof(void*)} * c.tensors, alignof(void*));
-  if (strategy == GRT_STRATEGY_DYNAMIC) {
-    l.alloc_order = take(uint64_t{4} * c.tensors, 4);
-    l.alloc_begin = take(uint64_t{4} * (uint64_t{c.nodes} + 1), 4);
-    l.free_order = take(uint64_t{4} * c.tensors, 4);
-    l.free_begin = take(uint64_t{4} * (uint64_t{c.nodes} + 1), 4);
+  if (strategy == GRT_STRATEGY_DYNAMIC) l.orders = take(4 * (2 * tensors + 2 * (nodes + 1)), 4);
+  if (c.max_workspace != 0) l.workspace = take(sizeof(grt_stack_allocator), alignof(grt_stack_allocator));
+  // The lifetimes overlap every table after this point: they are dead before any is written.
+  l.lifetimes = take(0, alignof(NodeRecord));
+  l.nodes = take(nodes * (prepared ? sizeof(NodeRecord) : sizeof(TVMBackendPackedCFunc)), alignof(NodeRecord));
+  l.tensors = take((prepared ? tensors : a.max_scratch) * sizeof(DLTensor), alignof(DLTensor));
+  l.io = take(prepared ? 0 : a.io * sizeof(DLTensor), alignof(DLTensor));
+  l.values = take(args * sizeof(TVMValue), alignof(TVMValue));
+  l.codes = take(args * sizeof(int), alignof(int));
+  if (is_dynamic(strategy)) {
+    l.owned = take(tensors * sizeof(void*), alignof(void*));
+  } else {
+    l.pool_base = take(a.pools * sizeof(uint8_t*), alignof(uint8_t*));
   }
-  offset = (offset + kBookkeepingAlignment - 1) & ~uint64_t{kBookkeepingAlignment - 1};
-  l.fits = offset <= SIZE_MAX;
-  l.total = static_cast<size_t>(offset);
+  const size_t lifetimes_end = l.lifetimes + tensors * sizeof(Lifetime);
+  if (offset < lifetimes_end) offset = lifetimes_end;
+  l.total = take(0, kBookkeepingAlignment);
   return l;
+}
+
+// What sizing and init share: the modes known, the blob opened and checked, the layout.
+grt_status lay_out(const void* blob, size_t blob_size, grt_strategy strategy, grt_arguments arguments, const fb::Model** model,
+                   ModelCounts* counts, Layout* layout, grt_error* error) {
+  grt_status s = validate_modes(strategy, arguments, error);
+  if (s == GRT_OK) s = open_model(blob, blob_size, model, error);
+  if (s == GRT_OK) s = check_model_local(*model, counts, error);
+  if (s != GRT_OK) return s;
+  *layout = compute_layout(*counts, count_arguments(*model), strategy, arguments);
+  if (!layout->fits) return ErrorText(error).text("model needs more bookkeeping than this machine can address").status(GRT_ERR_STORAGE_TOO_SMALL);
+  return GRT_OK;
 }
 
 }  // namespace grt
@@ -378,22 +580,21 @@ using grt::ErrorText;
 
 extern "C" {
 
-grt_status grt_model_requirements(const void* blob, size_t blob_size, grt_strategy strategy,
-                                  grt_requirements* out, grt_error* error) {
+grt_status grt_model_requirements_for(const void* blob, size_t blob_size, const grt_options* options,
+                                      grt_requirements* out, grt_error* error) {
   if (out == nullptr) return ErrorText(error).text("requirements output is NULL").status(GRT_ERR_ARGUMENT);
   memset(out, 0, sizeof(*out));
+  if (options == nullptr) return ErrorText(error).text("options are required").status(GRT_ERR_ARGUMENT);
+  const grt_strategy strategy = options->memory.strategy;
   const grt::fb::Model* model = nullptr;
-  grt_status s = grt::open_model(blob, blob_size, &model, error);
-  if (s != GRT_OK) return s;
   grt::ModelCounts counts;
-  s = grt::check_model_local(model, &counts, error);
+  grt::Layout layout;
+  const grt_status s = grt::lay_out(blob, blob_size, strategy, options->arguments, &model, &counts, &layout, error);
   if (s != GRT_OK) return s;
-  const grt::Layout layout = grt::compute_layout(counts, strategy);
-  if (!layout.fits) return ErrorText(error).text("model needs more bookkeeping than this machine can address").status(GRT_ERR_STORAGE_TOO_SMALL);
   out->bookkeeping_bytes = layout.total;
   out->bookkeeping_alignment = grt::kBookkeepingAlignment;
   const auto* pools = model->pools();
-  out->pool_count = pools == nullptr ? 0 : pools->size();
+  out->pool_count = grt::count_of(pools);
   for (uint32_t p = 0; p < out->pool_count; ++p) {
     out->pool_bytes[p] = static_cast<size_t>(pools->Get(p)->size());
     out->pool_alignment[p] = pools->Get(p)->alignment();
@@ -408,6 +609,13 @@ grt_status grt_model_requirements(const void* blob, size_t blob_size, grt_strate
   return GRT_OK;
 }
 
+grt_status grt_model_requirements(const void* blob, size_t blob_size, grt_strategy strategy,
+                                  grt_requirements* out, grt_error* error) {
+  grt_options options{};
+  options.memory.strategy = strategy;
+  return grt_model_requirements_for(blob, blob_size, &options, out, error);
+}
+
 // grt_init, and the allocation replay, which binds every node to `every_node_kernel`
 // instead of resolving names (NULL: resolve through options->registry).
 static grt_status init_executor(grt_executor** out, void* storage, size_t storage_size, const void* blob,
@@ -417,15 +625,14 @@ static grt_status init_executor(grt_executor** out, void* storage, size_t storag
   *out = nullptr;
   grt_status s = grt::validate_options(options, error);
   if (s != GRT_OK) return s;
-  const grt::fb::Model* model = nullptr;
-  s = grt::open_model(blob, blob_size, &model, error);
-  if (s != GRT_OK) return s;
-  grt::ModelCounts counts;
-  s = grt::check_model_local(model, &counts, error);
-  if (s != GRT_OK) return s;
   const grt_strategy strategy = options->memory.strategy;
-  const grt::Layout layout = grt::compute_layout(counts, strategy);
-  if (storage == nullptr || !layout.fits || storage_size < layout.total) {
+  const bool prepared = options->arguments == GRT_ARGUMENTS_PREPARED;
+  const grt::fb::Model* model = nullptr;
+  grt::ModelCounts counts;
+  grt::Layout layout;
+  s = grt::lay_out(blob, blob_size, strategy, options->arguments, &model, &counts, &layout, error);
+  if (s != GRT_OK) return s;
+  if (storage == nullptr || storage_size < layout.total) {
     return ErrorText(error).text("executor storage needs ").number(layout.total).text(" bytes, ").number(storage == nullptr ? 0 : storage_size).text(" given").status(GRT_ERR_STORAGE_TOO_SMALL);
   }
   if (reinterpret_cast<uintptr_t>(storage) % grt::kBookkeepingAlignment != 0) {
@@ -434,116 +641,86 @@ static grt_status init_executor(grt_executor** out, void* storage, size_t storag
   auto* base = static_cast<uint8_t*>(storage);
   grt_executor* x = new (storage) grt_executor();
   x->model = model;
-  x->strategy = strategy;
+  x->strategy = static_cast<uint8_t>(strategy);
+  x->arguments = static_cast<uint8_t>(options->arguments);
   x->allocator = options->memory.allocator;
   x->hooks = options->hooks;
+  x->name = options->name;
+  x->shared_pool = options->shared_pool;
   x->tensor_count = counts.tensors;
-  x->node_count = counts.nodes;
-  x->alias_count = counts.aliases;
-  x->arg_count = counts.args;
+  x->nodes = base + layout.nodes;
   x->tensors = reinterpret_cast<DLTensor*>(base + layout.tensors);
-  x->nodes = reinterpret_cast<grt::NodeRecord*>(base + layout.nodes);
   x->values = reinterpret_cast<TVMValue*>(base + layout.values);
   x->codes = reinterpret_cast<int*>(base + layout.codes);
-  x->aliases = reinterpret_cast<grt::AliasLink*>(base + layout.aliases);
-  x->lifetimes = reinterpret_cast<grt::Lifetime*>(base + layout.lifetimes);
-  if (grt::is_dynamic(strategy)) x->owned = reinterpret_cast<void**>(base + layout.owned);
-  if (strategy == GRT_STRATEGY_DYNAMIC) {
-    x->alloc_order = reinterpret_cast<uint32_t*>(base + layout.alloc_order);
-    x->alloc_begin = reinterpret_cast<uint32_t*>(base + layout.alloc_begin);
-    x->free_order = reinterpret_cast<uint32_t*>(base + layout.free_order);
-    x->free_begin = reinterpret_cast<uint32_t*>(base + layout.free_begin);
+  if (!prepared) x->io = reinterpret_cast<DLTensor*>(base + layout.io);
+  if (grt::is_dynamic(strategy)) {
+    x->owned = reinterpret_cast<void**>(base + layout.owned);
+  } else {
+    x->pool_base = reinterpret_cast<uint8_t**>(base + layout.pool_base);
   }
-  grt_stack_init(&x->workspace, nullptr, 0);
+  if (strategy == GRT_STRATEGY_DYNAMIC) x->orders = reinterpret_cast<uint32_t*>(base + layout.orders);
+  if (counts.max_workspace != 0) {
+    x->workspace = reinterpret_cast<grt_stack_allocator*>(base + layout.workspace);
+    grt_stack_init(x->workspace, nullptr, 0);
+  }
 
-  s = grt::check_model_graph(model, x->lifetimes, error);
+  auto* lifetimes = reinterpret_cast<grt::Lifetime*>(base + layout.lifetimes);
+  s = grt::check_model_graph(model, lifetimes, error);
   if (s != GRT_OK) return s;
+  if (strategy == GRT_STRATEGY_DYNAMIC) grt::build_dynamic_orders(x, lifetimes);
+  // From here on the lifetimes' bytes belong to the tables below.
 
-  // Tensors: shapes point into the blob; constants are used in place.
-  uint32_t alias_cursor = 0;
+  // PREPARED: every tensor's DLTensor; LEAN: the inputs' and outputs'.
   for (uint32_t t = 0; t < counts.tensors; ++t) {
-    const auto* tensor = model->tensors()->Get(t);
-    DLTensor& d = x->tensors[t];
-    d.data = nullptr;
-    d.device.device_type = kDLCPU;
-    d.device.device_id = 0;
-    d.ndim = tensor->shape() == nullptr ? 0 : static_cast<int>(tensor->shape()->size());
-    d.dtype = grt::dtype_to_dl(tensor->dtype());
-    d.shape = tensor->shape() == nullptr ? nullptr : const_cast<int64_t*>(tensor->shape()->data());
-    d.strides = nullptr;
-    d.byte_offset = 0;
-    if (tensor->kind() == grt::fb::TensorKind::Constant) {
-      const auto* data = model->buffers()->Get(tensor->buffer())->data();
-      d.data = data == nullptr ? nullptr : const_cast<uint8_t*>(data->data());
-    } else if (tensor->kind() == grt::fb::TensorKind::Alias) {
-      grt::AliasLink& link = x->aliases[alias_cursor++];
-      link.tensor = t;
-      link.root = grt::alias_root(model, t, &link.offset);
-    }
+    DLTensor* d = prepared ? &x->tensors[t] : grt::io_slot(x, t);
+    if (d != nullptr) grt::describe(x, t, d, false);
   }
 
-  // Nodes: names resolved to functions once; arguments marshalled once.
+  // Nodes: names resolved to functions once; each node's arguments checked by its kernel.
   uint32_t arg_cursor = 0;
   for (uint32_t n = 0; n < counts.nodes; ++n) {
     const auto* node = model->nodes()->Get(n);
     const auto* name = model->kernels()->Get(node->kernel());
-    grt::NodeRecord& record = x->nodes[n];
     const grt_kernel_entry* entry =
         every_node_kernel != nullptr ? every_node_kernel : grt_registry_find(options->registry, name->c_str(), name->size());
     if (entry == nullptr || entry->function == nullptr) {
       ErrorText e(error);
-      e.text("node ").number(n).text(" (").text(name->c_str()).text("): kernel not registered");
+      grt::name_node(e, x, n).text(": kernel not registered");
       return e.status(GRT_ERR_KERNEL_NOT_FOUND);
     }
-    record.function = entry->function;
-    record.workspace = nullptr;
-    record.workspace_bytes = static_cast<uint32_t>(node->workspace_bytes());
-    record.arg_count = node->args() == nullptr ? 0 : node->args()->size();
-    for (uint32_t a = 0; a < record.arg_count; ++a, ++arg_cursor) {
-      const auto* arg = node->args()->Get(a);
-      TVMValue& v = x->values[arg_cursor];
-      int& code = x->codes[arg_cursor];
-      switch (arg->kind()) {
-        case grt::fb::ArgKind::Input:
-        case grt::fb::ArgKind::Output:
-        case grt::fb::ArgKind::IntArray:
-          v.v_handle = &x->tensors[arg->value()];
-          code = kTVMDLTensorHandle;
-          break;
-        case grt::fb::ArgKind::Int:
-          v.v_int64 = arg->value();
-          code = kTVMArgInt;
-          break;
-        case grt::fb::ArgKind::Float: {
-          const int64_t bits = arg->value();
-          memcpy(&v.v_float64, &bits, sizeof(double));
-          code = kTVMArgFloat;
-          break;
-        }
-        default:
-          v.v_handle = nullptr;
-          code = kTVMNullptr;
-          break;
-      }
+    TVMValue* values = x->values;
+    int* codes = x->codes;
+    uint32_t arg_count;
+    if (prepared) {
+      grt::NodeRecord& record = static_cast<grt::NodeRecord*>(x->nodes)[n];
+      values += arg_cursor;
+      codes += arg_cursor;
+      arg_count = grt::marshal(x, node, values, codes, nullptr, false);
+      record.function = entry->function;
+      record.workspace = nullptr;
+      record.workspace_bytes = static_cast<uint32_t>(node->workspace_bytes());
+      record.arg_count = arg_count;
+      arg_cursor += arg_count;
+    } else {
+      static_cast<TVMBackendPackedCFunc*>(x->nodes)[n] = entry->function;
+      arg_count = grt::marshal(x, node, values, codes, x->tensors, false);
     }
     if (entry->check != nullptr) {
-      TVMValue* values = x->values + (arg_cursor - record.arg_count);
-      int* codes = x->codes + (arg_cursor - record.arg_count);
       TVMValue ret;
       int ret_code = 0;
-      x->kernel_message[0] = '\0';
+      x->error.message[0] = '\0';  // where the check's TVMAPISetLastError text lands
       grt::CurrentExecutor current(x);
-      if (entry->check(values, codes, static_cast<int>(record.arg_count), &ret, &ret_code, nullptr) != 0) {
+      if (entry->check(values, codes, static_cast<int>(arg_count), &ret, &ret_code, nullptr) != 0) {
         ErrorText e(error);
-        e.text("node ").number(n).text(" (").text(name->c_str()).text("): bad arguments: ").text(x->kernel_message);
+        grt::name_node(e, x, n).text(": bad arguments: ").text(x->error.message);
         return e.status(GRT_ERR_KERNEL_ARGS);
       }
     }
     for (uint32_t a = 0; a < 32; ++a) {
       if ((entry->writes & GRT_WRITES_ARG(a)) == 0) continue;
-      if (a >= record.arg_count || node->args()->Get(a)->kind() != grt::fb::ArgKind::Output) {
+      if (a >= arg_count || node->args()->Get(a)->kind() != grt::fb::ArgKind::Output) {
         ErrorText e(error);
-        e.text("node ").number(n).text(" (").text(name->c_str()).text("): the kernel writes argument ").number(a)
+        grt::name_node(e, x, n).text(": the kernel writes argument ").number(a)
             .text(", which is not an Output argument");
         return e.status(GRT_ERR_KERNEL_ARGS);
       }
@@ -551,13 +728,18 @@ static grt_status init_executor(grt_executor** out, void* storage, size_t storag
   }
 
   if (strategy == GRT_STRATEGY_STATIC) {
-    s = grt::bind_static_pools(x, options->memory, error);
+    grt_memory memory = options->memory;
+    void* shared_buffers[GRT_MAX_POOLS];
+    size_t shared_sizes[GRT_MAX_POOLS];
+    if (options->shared_pool != nullptr) {
+      s = grt::place_pools_in_shared_pool(options->shared_pool, model, &memory, shared_buffers, shared_sizes, error);
+    }
+    if (s == GRT_OK) s = grt::bind_static_pools(x, memory, error);
   } else {
-    if (strategy == GRT_STRATEGY_DYNAMIC) grt::build_dynamic_orders(x);
     s = grt::bind_allocator(x, error);
   }
   if (s != GRT_OK) return s;
-  grt::refresh_aliases(x);
+  grt::bind_tensors(x);
   grt::clear_error(&x->error);
   x->memory_held = true;
   *out = x;
@@ -575,10 +757,11 @@ grt_status grt_run(grt_executor* x) {
   if (!x->memory_held) {
     return ErrorText(&x->error).text("executor holds no memory: it was released; bind an allocator again first").status(GRT_ERR_ARGUMENT);
   }
-  x->kernel_message[0] = '\0';
+  grt::SharedPoolHold shared_pool_hold(x);
+  if (shared_pool_hold.status() != GRT_OK) return shared_pool_hold.status();
   x->cancel_requested.store(0, std::memory_order_relaxed);
   grt::CurrentExecutor current(x);
-  if (x->strategy != GRT_STRATEGY_DYNAMIC && x->hooks == nullptr) return grt::run_static(x);
+  if (grt::is_prepared(x) && grt::strategy_of(x) != GRT_STRATEGY_DYNAMIC && x->hooks == nullptr) return grt::run_static(x);
   return grt::run_general(x);
 }
 
@@ -587,10 +770,10 @@ void grt_cancel(grt_executor* x) {
 }
 
 void grt_release(grt_executor* x) {
-  if (x == nullptr || x->owned == nullptr) return;
+  if (x == nullptr || !grt::is_dynamic(grt::strategy_of(x))) return;
   x->memory_held = false;
   // Reverse order keeps a stack allocator's frees LIFO.
-  if (x->stack_workspace != nullptr) {
+  if (grt::strategy_of(x) == GRT_STRATEGY_STACK && x->stack_workspace != nullptr) {
     grt_free(x->allocator, x->stack_workspace);
     x->stack_workspace = nullptr;
   }
@@ -598,29 +781,24 @@ void grt_release(grt_executor* x) {
     if (x->owned[t - 1] == nullptr) continue;
     grt_free(x->allocator, x->owned[t - 1]);
     x->owned[t - 1] = nullptr;
-    x->tensors[t - 1].data = nullptr;
   }
-  grt::refresh_aliases(x);
+  grt::bind_tensors(x);
 }
 
 const grt_error* grt_last_error(const grt_executor* x) { return x == nullptr ? nullptr : &x->error; }
 
-uint32_t grt_input_count(const grt_executor* x) {
-  return (x == nullptr || x->model->inputs() == nullptr) ? 0 : x->model->inputs()->size();
-}
+uint32_t grt_input_count(const grt_executor* x) { return x == nullptr ? 0 : grt::count_of(x->model->inputs()); }
 
-uint32_t grt_output_count(const grt_executor* x) {
-  return (x == nullptr || x->model->outputs() == nullptr) ? 0 : x->model->outputs()->size();
-}
+uint32_t grt_output_count(const grt_executor* x) { return x == nullptr ? 0 : grt::count_of(x->model->outputs()); }
 
 DLTensor* grt_input(grt_executor* x, uint32_t index) {
   if (index >= grt_input_count(x)) return nullptr;
-  return &x->tensors[x->model->inputs()->Get(index)];
+  return grt::io_slot(x, x->model->inputs()->Get(index));
 }
 
 DLTensor* grt_output(grt_executor* x, uint32_t index) {
   if (index >= grt_output_count(x)) return nullptr;
-  return &x->tensors[x->model->outputs()->Get(index)];
+  return grt::io_slot(x, x->model->outputs()->Get(index));
 }
 
 int32_t grt_input_index(const grt_executor* x, const char* name) {
@@ -639,10 +817,10 @@ grt_status grt_bind_output(grt_executor* x, uint32_t index, void* data, size_t s
   return grt::bind_io(x, x == nullptr ? nullptr : x->model->outputs(), index, data, size);
 }
 
-uint32_t grt_node_count(const grt_executor* x) { return x == nullptr ? 0 : x->node_count; }
+uint32_t grt_node_count(const grt_executor* x) { return x == nullptr ? 0 : grt::node_count(x); }
 
 const char* grt_node_kernel(const grt_executor* x, uint32_t node) {
-  if (x == nullptr || node >= x->node_count) return nullptr;
+  if (x == nullptr || node >= grt::node_count(x)) return nullptr;
   return grt::kernel_name(x->model, node);
 }
 
@@ -804,7 +982,7 @@ grt_status grt_page_required_bytes(const void* blob, size_t blob_size, grt_strat
 
 grt_status grt_set_allocator(grt_executor* x, const grt_allocator* allocator) {
   if (x == nullptr) return GRT_ERR_ARGUMENT;
-  if (!grt::is_dynamic(x->strategy)) {
+  if (!grt::is_dynamic(grt::strategy_of(x))) {
     return ErrorText(&x->error).text("only GRT_STRATEGY_DYNAMIC and GRT_STRATEGY_STACK executors use an allocator").status(GRT_ERR_ARGUMENT);
   }
   if (allocator == nullptr || allocator->allocate == nullptr || allocator->free == nullptr) {
@@ -814,7 +992,7 @@ grt_status grt_set_allocator(grt_executor* x, const grt_allocator* allocator) {
   x->allocator = allocator;
   const grt_status s = grt::bind_allocator(x, &x->error);
   if (s != GRT_OK) return s;
-  grt::refresh_aliases(x);
+  grt::bind_tensors(x);
   grt::clear_error(&x->error);
   x->memory_held = true;
   return GRT_OK;

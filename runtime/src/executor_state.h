@@ -13,59 +13,74 @@
 
 namespace grt {
 
-// One per node. Arguments are stored contiguously in node order, so the run loop walks
-// them with a cursor instead of storing a pointer per node.
+// GRT_ARGUMENTS_PREPARED: one per node. Arguments are stored contiguously in node order,
+// so the run loop walks them with a cursor instead of storing a pointer per node.
 struct NodeRecord {
   TVMBackendPackedCFunc function;
-  uint8_t* workspace;        // static strategy: the planned slot; otherwise set per run
+  uint8_t* workspace;        // static and stack strategies: the node's workspace
   uint32_t workspace_bytes;
   uint32_t arg_count;
 };
 
-// An alias resolved to the tensor that owns its bytes.
-struct AliasLink {
-  uint32_t tensor;
-  uint32_t root;
-  uint64_t offset;
+// What the layout needs beyond the loader's counts: how big one node's arguments can get.
+struct ArgCounts {
+  uint32_t io = 0;           // entries of the input and output lists
+  uint32_t pools = 0;
+  uint32_t max_args = 0;     // most arguments of one node
+  uint32_t max_scratch = 0;  // most tensor arguments of one node that are not inputs/outputs
 };
 
+ArgCounts count_arguments(const fb::Model* model);
+
+// Byte offsets into the storage. The lifetimes are needed only while init checks the
+// graph and orders the dynamic strategy's allocations, so they overlap the tables filled
+// after that.
 struct Layout {
-  size_t tensors = 0, nodes = 0, values = 0, codes = 0, aliases = 0, lifetimes = 0, owned = 0;
-  size_t alloc_order = 0, alloc_begin = 0, free_order = 0, free_begin = 0;
+  size_t orders = 0, workspace = 0, nodes = 0, io = 0, pool_base = 0, values = 0, codes = 0, tensors = 0, owned = 0;
+  size_t lifetimes = 0;
   size_t total = 0;
   bool fits = true;  // false if the counts overflow size_t
 };
 
-Layout compute_layout(const ModelCounts& counts, grt_strategy strategy);
+Layout compute_layout(const ModelCounts& counts, const ArgCounts& args, grt_strategy strategy, grt_arguments arguments);
 
 }  // namespace grt
 
+// Fields only one strategy uses share storage, and the workspace allocator exists only if
+// some node has a workspace: small models pay for little more than the error message.
 struct grt_executor {
   const grt::fb::Model* model;
-  grt_strategy strategy;
   const grt_allocator* allocator;  // dynamic strategies
   const grt_hooks* hooks;
-  uint32_t tensor_count;
-  uint32_t node_count;
-  uint32_t alias_count;
-  uint32_t arg_count;
+  const char* name;              // grt_options.name (may be NULL)
+  grt_shared_pool* shared_pool;  // grt_options.shared_pool: taken by each run (may be NULL)
+  // LEAN: one function per node. PREPARED: one NodeRecord per node.
+  void* nodes;
+  // LEAN: scratch for the arguments of one node (tensors: those that are not inputs or
+  // outputs). PREPARED: every tensor, and every node's arguments.
   DLTensor* tensors;
-  grt::NodeRecord* nodes;
   TVMValue* values;
   int* codes;
-  grt::AliasLink* aliases;
-  grt::Lifetime* lifetimes;
-  void** owned;           // dynamic strategies: what this executor took from the allocator
-  uint32_t* alloc_order;  // dynamic: activations ordered by first writer
-  uint32_t* alloc_begin;  // dynamic: [node_count + 1] ranges into alloc_order
-  uint32_t* free_order;   // dynamic: activations ordered by last reader
-  uint32_t* free_begin;
-  uint8_t* stack_workspace;  // GRT_STRATEGY_STACK: one workspace region for every node
-  grt_stack_allocator workspace;
+  DLTensor* io;  // LEAN: one per entry of the input list, then of the output list
+  union {
+    uint8_t** pool_base;  // GRT_STRATEGY_STATIC: each pool's buffer
+    void** owned;         // dynamic strategies: what this executor took from the allocator, per tensor
+  };
+  union {
+    // GRT_STRATEGY_DYNAMIC: activations ordered by first writer (tensor_count), the start
+    // of each node's range in it (node count + 1), then the same by last reader.
+    uint32_t* orders;
+    uint8_t* stack_workspace;  // GRT_STRATEGY_STACK: one workspace region for every node
+  };
+  grt_stack_allocator* workspace;  // the running node's workspace; NULL if no node has one
+  uint32_t tensor_count;
   std::atomic<uint32_t> cancel_requested;
-  bool memory_held;  // false after grt_release until memory is bound again
+  uint8_t strategy;   // grt_strategy
+  uint8_t arguments;  // grt_arguments
+  bool memory_held;   // false after grt_release until memory is bound again
+  // Also where TVMAPISetLastError writes while a kernel runs or is checked: the failure
+  // message is composed around that text afterwards.
   grt_error error;
-  char kernel_message[96];  // what the running kernel passed to TVMAPISetLastError
 };
 
 #endif  // GRAPHRT_EXECUTOR_STATE_H_

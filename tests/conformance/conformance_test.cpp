@@ -40,6 +40,7 @@ std::vector<std::string> conformance_models() {
 
 struct StrategyScore {
   cli::Strategy strategy;
+  grt_arguments arguments = GRT_ARGUMENTS_LEAN;
   int passed = 0;
 };
 
@@ -59,11 +60,14 @@ TEST_P(Conformance, EveryGoldenCaseUnderEveryStrategy) {
   GoldenModel golden;
   ASSERT_TRUE(load_golden(zoo, name, &golden, &error)) << error;
 
-  std::vector<StrategyScore> scores = {{cli::Strategy::kStatic}, {cli::Strategy::kPage}, {cli::Strategy::kStack}};
+  // Arguments marshalled per node (the default) under each strategy, and prepared at init.
+  std::vector<StrategyScore> scores = {{cli::Strategy::kStatic}, {cli::Strategy::kPage}, {cli::Strategy::kStack},
+                                       {cli::Strategy::kStatic, GRT_ARGUMENTS_PREPARED}};
   for (StrategyScore& score : scores) {
     cli::HostExecutor executor;
     cli::HostExecutor::Options options;
     options.strategy = score.strategy;
+    options.arguments = score.arguments;
     ASSERT_TRUE(executor.init(blob, options, &error)) << name << " (" << cli::strategy_name(score.strategy) << "): " << error;
     grt_executor* x = executor.get();
     for (size_t k = 0; k < golden.cases.size(); ++k) {
@@ -89,8 +93,8 @@ TEST_P(Conformance, EveryGoldenCaseUnderEveryStrategy) {
   const int total = static_cast<int>(golden.cases.size());
   int passed = total;
   for (const StrategyScore& s : scores) passed = std::min(passed, s.passed);
-  std::printf("conformance: %-40s %d/%d cases (static %d/%d, page %d/%d, stack %d/%d)\n", name.c_str(), passed, total,
-              scores[0].passed, total, scores[1].passed, total, scores[2].passed, total);
+  std::printf("conformance: %-40s %d/%d cases (static %d/%d, page %d/%d, stack %d/%d, static prepared %d/%d)\n", name.c_str(),
+              passed, total, scores[0].passed, total, scores[1].passed, total, scores[2].passed, total, scores[3].passed, total);
 }
 
 INSTANTIATE_TEST_SUITE_P(Zoo, Conformance, ::testing::ValuesIn(conformance_models()),

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <numeric>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "graphrt/heap_allocator.h"
@@ -359,6 +360,283 @@ TEST(Executor, StackStrategyRequirementIsExact) {
       EXPECT_EQ(stack.bytes_in_use, 0u) << "a failed init must give back what it took";
     }
   }
+}
+
+
+// ---- Argument modes: LEAN (marshalled before each node) and PREPARED (at init) -----------
+
+const char* mode_name(grt_arguments a) { return a == GRT_ARGUMENTS_LEAN ? "Lean" : "Prepared"; }
+const char* strategy_label(grt_strategy s) { return s == GRT_STRATEGY_STATIC ? "Static" : s == GRT_STRATEGY_DYNAMIC ? "Dynamic" : "Stack"; }
+
+// An executor under any strategy and argument mode, given exactly the bookkeeping
+// grt_model_requirements_for reports, less `short_by` bytes.
+struct ModeRun {
+  ModeRun(const AlignedBytes& blob, grt_strategy strategy, grt_arguments arguments, const grt_registry* registry = nullptr,
+          const grt_hooks* hooks = nullptr, size_t short_by = 0) {
+    grt_options asked{};
+    asked.memory.strategy = strategy;
+    asked.arguments = arguments;
+    status = grt_model_requirements_for(blob.data(), blob.size(), &asked, &req, &error);
+    if (status != GRT_OK) return;
+    for (uint32_t p = 0; p < req.pool_count; ++p) {
+      pools.emplace_back(req.pool_bytes[p]);
+      pool_pointers.push_back(pools.back().data());
+      pool_sizes.push_back(req.pool_bytes[p]);
+    }
+    arena.resize(req.allocator_bytes);
+    grt_stack_init(&stack, arena.data(), arena.size());
+    grt_heap_init(&heap, 0);
+    allocator = strategy == GRT_STRATEGY_STACK ? grt_stack_as_allocator(&stack) : grt_heap_as_allocator(&heap);
+    grt_options options = asked;
+    options.registry = registry != nullptr ? registry : &own_registry.registry;
+    options.hooks = hooks;
+    options.memory.allocator = &allocator;
+    if (strategy == GRT_STRATEGY_STATIC) {
+      options.memory.pool_buffers = pool_pointers.data();
+      options.memory.pool_sizes = pool_sizes.data();
+      options.memory.pool_count = req.pool_count;
+    }
+    storage.resize(req.bookkeeping_bytes);
+    status = grt_init(&executor, storage.data(), req.bookkeeping_bytes - short_by, blob.data(), blob.size(), &options, &error);
+  }
+  ~ModeRun() { grt_release(executor); }
+  ModeRun(const ModeRun&) = delete;
+  ModeRun& operator=(const ModeRun&) = delete;
+  grt_status status = GRT_ERR_ARGUMENT;
+  grt_error error{};
+  grt_requirements req{};
+  Registry own_registry;
+  AlignedBytes storage, arena;
+  std::vector<AlignedBytes> pools;
+  std::vector<void*> pool_pointers;
+  std::vector<size_t> pool_sizes;
+  grt_stack_allocator stack{};
+  grt_heap_allocator heap{};
+  grt_allocator allocator{};
+  grt_executor* executor = nullptr;
+};
+
+using Mode = std::tuple<grt_strategy, grt_arguments>;
+
+class Modes : public ::testing::TestWithParam<Mode> {
+ protected:
+  grt_strategy strategy() const { return std::get<0>(GetParam()); }
+  grt_arguments arguments() const { return std::get<1>(GetParam()); }
+};
+
+TEST_P(Modes, BookkeepingIsExactAndTheChainRuns) {
+  const AlignedBytes blob = to_blob(copy_chain(5));
+  {
+    ModeRun short_run(blob, strategy(), arguments(), nullptr, nullptr, 1);
+    EXPECT_EQ(short_run.status, GRT_ERR_STORAGE_TOO_SMALL);
+    EXPECT_NE(std::string(short_run.error.message).find("needs " + std::to_string(short_run.req.bookkeeping_bytes) + " bytes"),
+              std::string::npos)
+        << short_run.error.message;
+  }
+  ModeRun run(blob, strategy(), arguments());
+  ASSERT_EQ(run.status, GRT_OK) << run.error.message;
+  for (int round = 0; round < 2; ++round) {
+    fill_input(run.executor, static_cast<int8_t>(5 + round));
+    ASSERT_EQ(grt_run(run.executor), GRT_OK) << grt_last_error(run.executor)->message;
+    EXPECT_EQ(output_bytes(run.executor), expected_from(static_cast<int8_t>(5 + round), 16));
+  }
+}
+
+TEST_P(Modes, BoundInputsAndOutputsAreUsedInPlace) {
+  const AlignedBytes blob = to_blob(copy_chain(3));
+  ModeRun run(blob, strategy(), arguments());
+  ASSERT_EQ(run.status, GRT_OK) << run.error.message;
+  alignas(16) int8_t in[16];
+  alignas(16) int8_t out[16] = {};
+  for (int i = 0; i < 16; ++i) in[i] = static_cast<int8_t>(60 - i);
+  ASSERT_EQ(grt_bind_input(run.executor, 0, in, sizeof in), GRT_OK);
+  ASSERT_EQ(grt_bind_output(run.executor, 0, out, sizeof out), GRT_OK);
+  EXPECT_EQ(grt_input(run.executor, 0)->data, static_cast<void*>(in));
+  EXPECT_EQ(grt_output(run.executor, 0)->data, static_cast<void*>(out));
+  ASSERT_EQ(grt_run(run.executor), GRT_OK) << grt_last_error(run.executor)->message;
+  EXPECT_EQ(std::memcmp(in, out, 16), 0);
+  // The views stay the same objects (zero copy) across runs and bindings.
+  const DLTensor* view = grt_input(run.executor, 0);
+  in[3] = 99;
+  ASSERT_EQ(grt_run(run.executor), GRT_OK);
+  EXPECT_EQ(out[3], 99);
+  EXPECT_EQ(grt_input(run.executor, 0), view);
+}
+
+// x -> alias [4,4] -> copy -> t -> alias of alias [16] -> copy -> y; and y2 copies a slice
+// (offset alias) of the bound input.
+ModelDef alias_model() {
+  ModelDef m;
+  const uint32_t x = m.add_activation("x", DType::Int8, {1, 16});
+  const uint32_t square = m.add_alias("x_4x4", x, {4, 4});
+  const uint32_t t = m.add_activation("t", DType::Int8, {4, 4});
+  const uint32_t t_row = m.add_alias("t_row", t, {1, 16});
+  const uint32_t t_flat = m.add_alias("t_flat", t_row, {16});
+  const uint32_t y = m.add_activation("y", DType::Int8, {16});
+  const uint32_t x_tail = m.add_alias("x_tail", x, {1, 8}, 8);
+  const uint32_t y2 = m.add_activation("y2", DType::Int8, {1, 8});
+  m.inputs = {x};
+  m.outputs = {y, y2};
+  m.add_node("copy", {ArgDef::input(square), ArgDef::output(t)});
+  m.add_node("copy", {ArgDef::input(t_flat), ArgDef::output(y)});
+  m.add_node("copy", {ArgDef::input(x_tail), ArgDef::output(y2)});
+  tools::plan_default(&m);
+  return m;
+}
+
+TEST_P(Modes, AliasesFollowTheirRootsIncludingBoundInputs) {
+  const AlignedBytes blob = to_blob(alias_model());
+  ModeRun run(blob, strategy(), arguments());
+  ASSERT_EQ(run.status, GRT_OK) << run.error.message;
+  fill_input(run.executor, -8);
+  ASSERT_EQ(grt_run(run.executor), GRT_OK) << grt_last_error(run.executor)->message;
+  EXPECT_EQ(output_bytes(run.executor, 0), expected_from(-8, 16));
+  EXPECT_EQ(output_bytes(run.executor, 1), expected_from(0, 8));
+  alignas(16) int8_t in[16];
+  for (int i = 0; i < 16; ++i) in[i] = static_cast<int8_t>(40 + i);
+  ASSERT_EQ(grt_bind_input(run.executor, 0, in, sizeof in), GRT_OK);
+  ASSERT_EQ(grt_run(run.executor), GRT_OK) << grt_last_error(run.executor)->message;
+  EXPECT_EQ(output_bytes(run.executor, 0), expected_from(40, 16));
+  EXPECT_EQ(output_bytes(run.executor, 1), expected_from(48, 8));
+}
+
+TEST_P(Modes, KernelFailureNamesTheNodeAndCarriesTheKernelsMessage) {
+  Registry r;
+  ASSERT_EQ(grt_registry_add(&r.registry, "scale_check", failing_kernel, nullptr), GRT_OK);
+  const AlignedBytes blob = to_blob(single_node("scale_check"));
+  ModeRun run(blob, strategy(), arguments(), &r.registry);
+  ASSERT_EQ(run.status, GRT_OK) << run.error.message;
+  EXPECT_EQ(grt_run(run.executor), GRT_ERR_KERNEL_FAILED);
+  EXPECT_STREQ(grt_last_error(run.executor)->message, "node 1 (scale_check) failed: input scale is zero");
+  // The next run starts clean: the message does not leak into a later failure.
+  EXPECT_EQ(grt_run(run.executor), GRT_ERR_KERNEL_FAILED);
+  EXPECT_STREQ(grt_last_error(run.executor)->message, "node 1 (scale_check) failed: input scale is zero");
+}
+
+TEST_P(Modes, ProfileHooksSeeEveryNode) {
+  const AlignedBytes blob = to_blob(copy_chain(3));
+  Profile profile;
+  grt_hooks hooks{Profile::node_done, Profile::before_node, &profile};
+  ModeRun run(blob, strategy(), arguments(), nullptr, &hooks);
+  ASSERT_EQ(run.status, GRT_OK) << run.error.message;
+  fill_input(run.executor, 9);
+  ASSERT_EQ(grt_run(run.executor), GRT_OK) << grt_last_error(run.executor)->message;
+  EXPECT_EQ(profile.nodes, (std::vector<uint32_t>{0, 1, 2}));
+  EXPECT_EQ(output_bytes(run.executor), expected_from(9, 16));
+}
+
+// A check that reports through TVMAPISetLastError, and records what it was shown.
+struct SeenByCheck {
+  int calls = 0;
+  bool constant_has_data = false;
+  bool activation_has_data = true;
+  int64_t constant_elements = 0;
+};
+SeenByCheck g_seen;
+
+int picky_check(TVMValue* args, int* codes, int num_args, TVMValue*, int*, void*) {
+  g_seen.calls++;
+  if (num_args != 3 || codes[0] != kTVMDLTensorHandle || codes[1] != kTVMDLTensorHandle || codes[2] != kTVMArgInt) {
+    TVMAPISetLastError("picky wants (constant, activation, int)");
+    return -1;
+  }
+  const auto* constant = static_cast<const DLTensor*>(args[0].v_handle);
+  const auto* activation = static_cast<const DLTensor*>(args[1].v_handle);
+  g_seen.constant_has_data = constant->data != nullptr;
+  g_seen.activation_has_data = activation->data != nullptr;
+  g_seen.constant_elements = constant->ndim == 1 ? constant->shape[0] : -1;
+  if (args[2].v_int64 != 7) {
+    TVMAPISetLastError("the int must be 7");
+    return -1;
+  }
+  return 0;
+}
+
+int noop_kernel(TVMValue*, int*, int, TVMValue*, int*, void*) { return 0; }
+
+TEST_P(Modes, KernelChecksSeeShapesAndConstantsAndReportThroughSetLastError) {
+  Registry r;
+  ASSERT_EQ(grt_registry_add(&r.registry, "picky", noop_kernel, picky_check), GRT_OK);
+  for (const int64_t value : {7, 8}) {
+    ModelDef m = copy_chain(2);
+    const uint32_t weights = m.add_int_array("w", {1, 2, 3});
+    m.add_node("picky", {ArgDef::int_array(weights), ArgDef::input(1), ArgDef::integer(value)}, "picky_node");
+    tools::plan_default(&m);
+    const AlignedBytes blob = to_blob(m);
+    g_seen = SeenByCheck{};
+    ModeRun run(blob, strategy(), arguments(), &r.registry);
+    EXPECT_EQ(g_seen.calls, 1);
+    EXPECT_TRUE(g_seen.constant_has_data);
+    EXPECT_FALSE(g_seen.activation_has_data) << "activations have no memory yet when kernels are checked";
+    EXPECT_EQ(g_seen.constant_elements, 3);
+    if (value == 7) {
+      EXPECT_EQ(run.status, GRT_OK) << run.error.message;
+    } else {
+      EXPECT_EQ(run.status, GRT_ERR_KERNEL_ARGS);
+      EXPECT_STREQ(run.error.message, "node 2 (picky): bad arguments: the int must be 7");
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Executor, Modes,
+                         ::testing::Combine(::testing::Values(GRT_STRATEGY_STATIC, GRT_STRATEGY_DYNAMIC, GRT_STRATEGY_STACK),
+                                            ::testing::Values(GRT_ARGUMENTS_LEAN, GRT_ARGUMENTS_PREPARED)),
+                         [](const ::testing::TestParamInfo<Mode>& p) {
+                           return std::string(strategy_label(std::get<0>(p.param))) + mode_name(std::get<1>(p.param));
+                         });
+
+int long_message_kernel(TVMValue*, int*, int, TVMValue*, int*, void*) {
+  TVMAPISetLastError(std::string(300, 'z').c_str());
+  return -1;
+}
+
+TEST(Executor, LongKernelMessagesAreCutToFitBesideTheNodesName) {
+  Registry r;
+  ASSERT_EQ(grt_registry_add(&r.registry, "chatty", long_message_kernel, nullptr), GRT_OK);
+  const AlignedBytes blob = to_blob(single_node("chatty"));
+  StaticRun run(blob, &r.registry);
+  ASSERT_EQ(run.status, GRT_OK);
+  EXPECT_EQ(grt_run(run.executor), GRT_ERR_KERNEL_FAILED);
+  const std::string message = grt_last_error(run.executor)->message;
+  EXPECT_EQ(message.rfind("node 1 (chatty) failed: zzz", 0), 0u) << message;
+  EXPECT_LT(message.size(), size_t{GRT_ERROR_MESSAGE_SIZE});
+}
+
+TEST(Executor, LeanBookkeepingGrowsWithTheLargestNodeNotTheModel) {
+  grt_options prepared{};
+  prepared.arguments = GRT_ARGUMENTS_PREPARED;
+  size_t lean[2], full[2];
+  const int lengths[2] = {4, 40};
+  for (int i = 0; i < 2; ++i) {
+    const AlignedBytes blob = to_blob(copy_chain(lengths[i]));
+    grt_requirements req{};
+    grt_error error{};
+    ASSERT_EQ(grt_model_requirements(blob.data(), blob.size(), GRT_STRATEGY_STATIC, &req, &error), GRT_OK);
+    lean[i] = req.bookkeeping_bytes;
+    ASSERT_EQ(grt_model_requirements_for(blob.data(), blob.size(), &prepared, &req, &error), GRT_OK);
+    full[i] = req.bookkeeping_bytes;
+    EXPECT_LT(lean[i], full[i]);
+  }
+  // Per extra node: one function pointer (lean) against a DLTensor, a node record and two
+  // arguments (prepared).
+  EXPECT_LE(lean[1] - lean[0], 36 * sizeof(void*) + 8);
+  EXPECT_GE(full[1] - full[0], 36 * sizeof(DLTensor));
+}
+
+TEST(Executor, UnknownArgumentModeIsRefused) {
+  const AlignedBytes blob = to_blob(copy_chain(1));
+  grt_options options{};
+  options.arguments = static_cast<grt_arguments>(7);
+  grt_requirements req{};
+  grt_error error{};
+  EXPECT_EQ(grt_model_requirements_for(blob.data(), blob.size(), &options, &req, &error), GRT_ERR_ARGUMENT);
+  EXPECT_NE(std::string(error.message).find("or argument mode 7"), std::string::npos) << error.message;
+  EXPECT_EQ(grt_model_requirements_for(blob.data(), blob.size(), nullptr, &req, &error), GRT_ERR_ARGUMENT);
+  Registry r;
+  options.registry = &r.registry;
+  AlignedBytes storage(4096);
+  grt_executor* x = nullptr;
+  EXPECT_EQ(grt_init(&x, storage.data(), storage.size(), blob.data(), blob.size(), &options, &error), GRT_ERR_ARGUMENT);
 }
 
 }  // namespace

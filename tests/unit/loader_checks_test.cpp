@@ -303,11 +303,14 @@ TEST(LoaderChecks, PoolAlignmentNotAPowerOfTwo) {
 
 // ---- The memory the caller hands in ------------------------------------------------------
 
-class CallerMemory : public ::testing::Test {
+// Under both argument modes: the bookkeeping figure is exact for each.
+class CallerMemory : public ::testing::TestWithParam<grt_arguments> {
  protected:
   void SetUp() override {
     blob_ = to_blob(copy_chain(2));
-    ASSERT_EQ(grt_model_requirements(blob_.data(), blob_.size(), GRT_STRATEGY_STATIC, &req_, &error_), GRT_OK) << error_.message;
+    grt_options asked{};
+    asked.arguments = GetParam();
+    ASSERT_EQ(grt_model_requirements_for(blob_.data(), blob_.size(), &asked, &req_, &error_), GRT_OK) << error_.message;
   }
   grt_status init(size_t storage_bytes, size_t pool_bytes, size_t pool_shift = 0) {
     AlignedBytes storage(storage_bytes + 8);
@@ -319,6 +322,7 @@ class CallerMemory : public ::testing::Test {
     options.memory.pool_buffers = pools;
     options.memory.pool_sizes = sizes;
     options.memory.pool_count = 1;
+    options.arguments = GetParam();
     grt_executor* x = nullptr;
     return grt_init(&x, storage.data(), storage_bytes, blob_.data(), blob_.size(), &options, &error_);
   }
@@ -328,28 +332,28 @@ class CallerMemory : public ::testing::Test {
   Registry registry_;
 };
 
-TEST_F(CallerMemory, ExactRequirementsAreEnough) {
+TEST_P(CallerMemory, ExactRequirementsAreEnough) {
   EXPECT_EQ(init(req_.bookkeeping_bytes, req_.pool_bytes[0]), GRT_OK) << error_.message;
 }
 
-TEST_F(CallerMemory, OneByteLessBookkeepingIsRefused) {
+TEST_P(CallerMemory, OneByteLessBookkeepingIsRefused) {
   EXPECT_EQ(init(req_.bookkeeping_bytes - 1, req_.pool_bytes[0]), GRT_ERR_STORAGE_TOO_SMALL);
   EXPECT_NE(std::string(error_.message).find(std::to_string(req_.bookkeeping_bytes) + " bytes"), std::string::npos) << error_.message;
 }
 
-TEST_F(CallerMemory, OneByteLessPoolIsRefusedWithBothNumbers) {
+TEST_P(CallerMemory, OneByteLessPoolIsRefusedWithBothNumbers) {
   EXPECT_EQ(init(req_.bookkeeping_bytes, req_.pool_bytes[0] - 1), GRT_ERR_POOL_TOO_SMALL);
   const std::string expected = "pool 'activations' needs " + std::to_string(req_.pool_bytes[0]) + " bytes, " +
                                std::to_string(req_.pool_bytes[0] - 1) + " given";
   EXPECT_NE(std::string(error_.message).find(expected), std::string::npos) << error_.message;
 }
 
-TEST_F(CallerMemory, MisalignedPoolIsRefused) {
+TEST_P(CallerMemory, MisalignedPoolIsRefused) {
   EXPECT_EQ(init(req_.bookkeeping_bytes, req_.pool_bytes[0], 4), GRT_ERR_POOL_MISALIGNED);
   EXPECT_NE(std::string(error_.message).find("16-byte alignment"), std::string::npos) << error_.message;
 }
 
-TEST_F(CallerMemory, WrongPoolCountIsRefused) {
+TEST_P(CallerMemory, WrongPoolCountIsRefused) {
   grt_options options{};
   options.registry = &registry_.registry;
   AlignedBytes storage(req_.bookkeeping_bytes);
@@ -358,13 +362,16 @@ TEST_F(CallerMemory, WrongPoolCountIsRefused) {
   EXPECT_NE(std::string(error_.message).find("1 pools, 0 buffers given"), std::string::npos) << error_.message;
 }
 
-TEST_F(CallerMemory, MissingRegistryIsRefused) {
+TEST_P(CallerMemory, MissingRegistryIsRefused) {
   grt_options options{};
   AlignedBytes storage(req_.bookkeeping_bytes);
   grt_executor* x = nullptr;
   EXPECT_EQ(grt_init(&x, storage.data(), storage.size(), blob_.data(), blob_.size(), &options, &error_), GRT_ERR_ARGUMENT);
   EXPECT_EQ(grt_init(&x, storage.data(), storage.size(), blob_.data(), blob_.size(), nullptr, &error_), GRT_ERR_ARGUMENT);
 }
+
+INSTANTIATE_TEST_SUITE_P(LoaderChecks, CallerMemory, ::testing::Values(GRT_ARGUMENTS_LEAN, GRT_ARGUMENTS_PREPARED),
+                         [](const ::testing::TestParamInfo<grt_arguments>& p) { return p.param == GRT_ARGUMENTS_LEAN ? "Lean" : "Prepared"; });
 
 }  // namespace
 }  // namespace grt::test

@@ -23,6 +23,14 @@ const char* strategy_name(Strategy strategy) {
   return "?";
 }
 
+std::optional<grt_arguments> parse_arguments(std::string_view name) {
+  if (name == "lean") return GRT_ARGUMENTS_LEAN;
+  if (name == "prepared") return GRT_ARGUMENTS_PREPARED;
+  return std::nullopt;
+}
+
+const char* arguments_name(grt_arguments arguments) { return arguments == GRT_ARGUMENTS_PREPARED ? "prepared" : "lean"; }
+
 uint64_t MemoryUse::total_bytes() const {
   const uint64_t allocator = allocator_buffer_bytes != 0 ? allocator_buffer_bytes : allocator_peak_bytes;
   return bookkeeping_bytes + pool_bytes + allocator;
@@ -92,15 +100,16 @@ bool HostExecutor::init(const tools::AlignedBytes& blob, const Options& options,
   grt_registry_init(&registry_, registry_storage_, sizeof registry_storage_ / sizeof registry_storage_[0], grt_builtin_kernels());
   grt_error status{};
   const grt_strategy strategy = runtime_strategy(options.strategy);
-  if (grt_model_requirements(blob.data(), blob.size(), strategy, &requirements_, &status) != GRT_OK) {
-    *error = status.message;
-    return false;
-  }
-  storage_.resize(requirements_.bookkeeping_bytes);
   grt_options init_options{};
   init_options.registry = &registry_;
   init_options.hooks = options.hooks;
   init_options.memory.strategy = strategy;
+  init_options.arguments = options.arguments;
+  if (grt_model_requirements_for(blob.data(), blob.size(), &init_options, &requirements_, &status) != GRT_OK) {
+    *error = status.message;
+    return false;
+  }
+  storage_.resize(requirements_.bookkeeping_bytes);
   switch (options.strategy) {
     case Strategy::kStatic:
       bind_static(&init_options.memory);

@@ -26,6 +26,10 @@ enum class Strategy {
   kHeap,    // as kPage, from the C heap
 };
 
+// "lean", "prepared"; nullopt for anything else.
+std::optional<grt_arguments> parse_arguments(std::string_view name);
+const char* arguments_name(grt_arguments arguments);
+
 // "static", "page", "stack", "heap"; nullopt for anything else.
 std::optional<Strategy> parse_strategy(std::string_view name);
 const char* strategy_name(Strategy strategy);
@@ -51,6 +55,9 @@ class HostExecutor {
     Strategy strategy = Strategy::kStatic;
     size_t page_size = 256;  // kPage: a power of two >= GRT_PAGE_MIN_SIZE
     const grt_hooks* hooks = nullptr;
+    // LEAN marshals each node's arguments before it runs (small bookkeeping); PREPARED
+    // builds them all at init (fastest dispatch).
+    grt_arguments arguments = GRT_ARGUMENTS_LEAN;
   };
 
   // Sizes and binds every buffer; false with the runtime's message in *error.

@@ -19,6 +19,7 @@
 #include "conv_arithmetic.h"
 #include "conv_checks.h"
 #include "conv_geometry.h"
+#include "depthwise_channels.h"
 
 namespace grt::kernels::conv {
 namespace {
@@ -118,9 +119,15 @@ GRT_KERNEL_FUNCTION(depthwise_conv2d_s8) {
   arithmetic.bias = bias != nullptr ? data_of<int32_t>(bias) : nullptr;
   arithmetic.multipliers = data_of<int32_t>(tensor_at(args, 4));
   arithmetic.shifts = data_of<int32_t>(tensor_at(args, 5));
-  conv::depthwise_conv2d_nhwc(g, data_of<int8_t>(tensor_at(args, conv::kInput)),
-                              data_of<int8_t>(tensor_at(args, conv::kFilter)),
-                              data_of<int8_t>(tensor_at(args, conv::kOutput)), arithmetic);
+  const int8_t* input = data_of<int8_t>(tensor_at(args, conv::kInput));
+  const int8_t* filter = data_of<int8_t>(tensor_at(args, conv::kFilter));
+  int8_t* output = data_of<int8_t>(tensor_at(args, conv::kOutput));
+  if (g.output_c == g.input_c) {
+    const conv::Int8DepthwiseProduct product{static_cast<int16_t>(arithmetic.input_offset)};
+    conv::depthwise_multiplier1(g, input, filter, output, arithmetic, product);
+  } else {
+    conv::depthwise_conv2d_nhwc(g, input, filter, output, arithmetic);
+  }
   return 0;
 }
 
@@ -144,9 +151,14 @@ GRT_KERNEL_FUNCTION(depthwise_conv2d_f32) {
   arithmetic.activation_min = static_cast<float>(real_at(args, 10));
   arithmetic.activation_max = static_cast<float>(real_at(args, 11));
   arithmetic.bias = bias != nullptr ? data_of<float>(bias) : nullptr;
-  conv::depthwise_conv2d_nhwc(g, data_of<float>(tensor_at(args, conv::kInput)),
-                              data_of<float>(tensor_at(args, conv::kFilter)),
-                              data_of<float>(tensor_at(args, conv::kOutput)), arithmetic);
+  const float* input = data_of<float>(tensor_at(args, conv::kInput));
+  const float* filter = data_of<float>(tensor_at(args, conv::kFilter));
+  float* output = data_of<float>(tensor_at(args, conv::kOutput));
+  if (g.output_c == g.input_c) {
+    conv::depthwise_multiplier1(g, input, filter, output, arithmetic, conv::FloatDepthwiseProduct{});
+  } else {
+    conv::depthwise_conv2d_nhwc(g, input, filter, output, arithmetic);
+  }
   return 0;
 }
 

@@ -11,6 +11,8 @@
 //
 // average_pool2d_f32 arguments: as above with float32 tensors and 8 Float act_min,
 // 9 Float act_max.
+#include <stdint.h>
+
 #include "dense_args.h"
 
 namespace {
@@ -62,6 +64,57 @@ inline Window window_at(const Pool& p, int out_y, int out_x) {
   return w;
 }
 
+// The reference's rounding average of an int8 window sum (half away from zero), clamped.
+struct Int8Average {
+  using Element = int8_t;
+  using Sum = int32_t;
+  int32_t count;
+  int32_t act_min, act_max;
+  int8_t operator()(int32_t acc) const {
+    acc = acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
+    return static_cast<int8_t>(dense::clamp_int(acc, act_min, act_max));
+  }
+};
+
+struct FloatAverage {
+  using Element = float;
+  using Sum = float;
+  float count;
+  float act_min, act_max;
+  float operator()(float total) const { return dense::clamp_float(total / count, act_min, act_max); }
+};
+
+// kBlock channels from `first` of one output pixel: per channel the window is summed row by
+// row, left to right (the reference's order, so float sums are bit-identical), kBlock
+// contiguous channels at a time.
+template <int kBlock, class Average>
+inline void pool_block(const Pool& p, const typename Average::Element* image, const Window& w, int first,
+                       typename Average::Element* out, const Average& average) {
+  typename Average::Sum sums[kBlock];
+  for (int j = 0; j < kBlock; ++j) sums[j] = 0;
+  const int row_stride = p.in_w * p.channels;
+  for (int in_y = w.y0; in_y < w.y1; ++in_y) {
+    const typename Average::Element* row = image + in_y * row_stride + first;
+    for (int in_x = w.x0; in_x < w.x1; ++in_x) {
+      const typename Average::Element* x = row + in_x * p.channels;
+      for (int j = 0; j < kBlock; ++j) sums[j] += x[j];
+    }
+  }
+  for (int j = 0; j < kBlock; ++j) out[first + j] = average(sums[j]);
+}
+
+template <class Average>
+void pool_channels(const Pool& p, const typename Average::Element* image, const Window& w,
+                   typename Average::Element* out, const Average& average) {
+  int c = 0;
+  for (; c + 16 <= p.channels; c += 16) pool_block<16>(p, image, w, c, out, average);
+  if (c + 8 <= p.channels) {
+    pool_block<8>(p, image, w, c, out, average);
+    c += 8;
+  }
+  for (; c < p.channels; ++c) pool_block<1>(p, image, w, c, out, average);
+}
+
 // Every window must overlap the input (the reference fails on an empty window, and the
 // average would divide by zero), and no index arithmetic may overflow.
 void check_pool_geometry(ArgCheck& check, TVMValue* args) {
@@ -111,15 +164,8 @@ GRT_KERNEL_FUNCTION(average_pool2d_s8) {
         const Window w = window_at(p, out_y, out_x);
         const int32_t count = w.count();
         int8_t* out = output + ((batch * p.out_h + out_y) * p.out_w + out_x) * p.channels;
-        for (int c = 0; c < p.channels; ++c) {
-          int32_t acc = 0;
-          for (int in_y = w.y0; in_y < w.y1; ++in_y) {
-            const int8_t* row = image + in_y * row_stride + c;
-            for (int in_x = w.x0; in_x < w.x1; ++in_x) acc += row[in_x * p.channels];
-          }
-          acc = acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
-          out[c] = static_cast<int8_t>(dense::clamp_int(acc, act_min, act_max));
-        }
+        const Int8Average average{count, act_min, act_max};
+        pool_channels(p, image, w, out, average);
       }
     }
   }
@@ -153,15 +199,8 @@ GRT_KERNEL_FUNCTION(average_pool2d_f32) {
         const Window w = window_at(p, out_y, out_x);
         const float count = static_cast<float>(w.count());
         float* out = output + ((batch * p.out_h + out_y) * p.out_w + out_x) * p.channels;
-        for (int c = 0; c < p.channels; ++c) {
-          // Row-major window order, as the reference sums.
-          float total = 0.0f;
-          for (int in_y = w.y0; in_y < w.y1; ++in_y) {
-            const float* row = image + in_y * row_stride + c;
-            for (int in_x = w.x0; in_x < w.x1; ++in_x) total += row[in_x * p.channels];
-          }
-          out[c] = dense::clamp_float(total / count, act_min, act_max);
-        }
+        const FloatAverage average{count, act_min, act_max};
+        pool_channels(p, image, w, out, average);
       }
     }
   }

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "../kernel_args.h"
-#include "../quant_math.h"
+#include "../conv/depthwise_requantize.h"
 #include "broadcast.h"
 
 namespace grt::kernels::elementwise {
@@ -57,19 +57,35 @@ inline int32_t wrapping_sub(int32_t a, int32_t b) {
   return static_cast<int32_t>(static_cast<uint32_t>(a) - static_cast<uint32_t>(b));
 }
 
+// The three multiply_by_quantized_multiplier steps with their constants worked out once per
+// call (conv::Requantizer: the same integers; the checks keep every multiplier >= 0).
 template <typename T, Combine kCombine>
 struct QuantizedBinaryOp {
-  QuantizedBinaryParams p;
+  int32_t a_offset, b_offset, out_offset;
+  int left_shift;
+  conv::Requantizer a_scale, b_scale, out_scale;
+  int32_t activation_min, activation_max;
+
+  explicit QuantizedBinaryOp(const QuantizedBinaryParams& p)
+      : a_offset(p.a_offset),
+        b_offset(p.b_offset),
+        out_offset(p.out_offset),
+        left_shift(p.left_shift),
+        a_scale(conv::Requantizer::make(p.a_multiplier, p.a_shift)),
+        b_scale(conv::Requantizer::make(p.b_multiplier, p.b_shift)),
+        out_scale(conv::Requantizer::make(p.out_multiplier, p.out_shift)),
+        activation_min(p.activation_min),
+        activation_max(p.activation_max) {}
+
   T operator()(T a, T b) const {
     // The checked ranges keep (x + offset) << left_shift inside int32.
-    const int32_t shifted_a = (p.a_offset + a) * (int32_t{1} << p.left_shift);
-    const int32_t shifted_b = (p.b_offset + b) * (int32_t{1} << p.left_shift);
-    const int32_t scaled_a = multiply_by_quantized_multiplier(shifted_a, p.a_multiplier, p.a_shift);
-    const int32_t scaled_b = multiply_by_quantized_multiplier(shifted_b, p.b_multiplier, p.b_shift);
+    const int32_t shifted_a = (a_offset + a) * (int32_t{1} << left_shift);
+    const int32_t shifted_b = (b_offset + b) * (int32_t{1} << left_shift);
+    const int32_t scaled_a = a_scale.apply(shifted_a);
+    const int32_t scaled_b = b_scale.apply(shifted_b);
     const int32_t raw = kCombine == Combine::kAdd ? wrapping_add(scaled_a, scaled_b) : wrapping_sub(scaled_a, scaled_b);
-    const int32_t output =
-        wrapping_add(multiply_by_quantized_multiplier(raw, p.out_multiplier, p.out_shift), p.out_offset);
-    const int32_t clamped = output < p.activation_min ? p.activation_min : (output > p.activation_max ? p.activation_max : output);
+    const int32_t output = wrapping_add(out_scale.apply(raw), out_offset);
+    const int32_t clamped = output < activation_min ? activation_min : (output > activation_max ? activation_max : output);
     return static_cast<T>(clamped);
   }
 };
@@ -85,7 +101,7 @@ constexpr int32_t type_max() {
 
 template <typename T, Combine kCombine>
 int run_quantized_binary(TVMValue* args) {
-  const QuantizedBinaryOp<T, kCombine> op{read_params(args)};
+  const QuantizedBinaryOp<T, kCombine> op(read_params(args));
   broadcast_binary<T, T>(tensor_at(args, 0), tensor_at(args, 1), tensor_at(args, 2), op);
   return 0;
 }

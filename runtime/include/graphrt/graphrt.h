@@ -161,7 +161,8 @@ typedef struct grt_requirements {
   size_t allocator_bytes;
 } grt_requirements;
 
-/* Checks the blob fully (as grt_init does) and says how much memory it needs. */
+/* Checks the blob fully (as grt_init does) and says how much memory it needs under
+ * `strategy` with the default GRT_ARGUMENTS_LEAN (see grt_model_requirements_for). */
 grt_status grt_model_requirements(const void* blob, size_t blob_size, grt_strategy strategy,
                                   grt_requirements* out, grt_error* error);
 
@@ -178,11 +179,37 @@ typedef struct grt_hooks {
   void* user;
 } grt_hooks;
 
+struct grt_shared_pool;
+
+/* How the executor hands kernels their arguments. */
+typedef enum grt_arguments {
+  /* Before each node, that node's arguments are marshalled from the blob into scratch
+   * sized for the largest node: bookkeeping grows with the largest node, not the model
+   * (tens of instructions per tensor argument per run). The default. */
+  GRT_ARGUMENTS_LEAN = 0,
+  /* Every tensor's DLTensor and every node's arguments are built once at init: run() only
+   * calls kernels (a few ns per node), for a DLTensor per tensor and 12 bytes per
+   * argument more bookkeeping. */
+  GRT_ARGUMENTS_PREPARED = 1
+} grt_arguments;
+
 typedef struct grt_options {
   const grt_registry* registry; /* required */
   grt_memory memory;
   const grt_hooks* hooks;       /* optional; must outlive the executor */
+  /* Optional: names the executor in messages (e.g. who holds a shared pool); must outlive
+   * it. NULL: the model's name. */
+  const char* name;
+  /* Optional, GRT_STRATEGY_STATIC with memory.pool_buffers NULL: the plan's pools live in
+   * this shared pool, which executors take in turn (graphrt/shared_pool.h). */
+  struct grt_shared_pool* shared_pool;
+  grt_arguments arguments; /* GRT_ARGUMENTS_LEAN unless set */
 } grt_options;
+
+/* grt_model_requirements for the strategy (options->memory.strategy) and argument mode
+ * (options->arguments) that grt_init will be given; the other options are not read. */
+grt_status grt_model_requirements_for(const void* blob, size_t blob_size, const grt_options* options,
+                                      grt_requirements* out, grt_error* error);
 
 /* Binds blob to memory: verifies it, resolves every kernel, lays out every tensor. After
  * it returns GRT_OK nothing is allocated again except, under GRT_STRATEGY_DYNAMIC, through

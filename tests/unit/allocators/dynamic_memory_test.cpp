@@ -308,10 +308,14 @@ TEST(StackRequirement, ExactForAGraphWithWorkspacesAndOneByteLessFails) {
 
 TEST(BookkeepingRequirement, ExactForEveryStrategyAndOneByteLessIsRefused) {
   const AlignedBytes blob = to_blob(branching_graph());
+  for (const grt_arguments arguments : {GRT_ARGUMENTS_LEAN, GRT_ARGUMENTS_PREPARED})
   for (const grt_strategy strategy : {GRT_STRATEGY_STATIC, GRT_STRATEGY_DYNAMIC, GRT_STRATEGY_STACK}) {
     grt_requirements requirements{};
     grt_error error{};
-    ASSERT_EQ(grt_model_requirements(blob.data(), blob.size(), strategy, &requirements, &error), GRT_OK);
+    grt_options asked{};
+    asked.memory.strategy = strategy;
+    asked.arguments = arguments;
+    ASSERT_EQ(grt_model_requirements_for(blob.data(), blob.size(), &asked, &requirements, &error), GRT_OK);
     grt_heap_allocator heap;
     grt_heap_init(&heap, 0);
     const grt_allocator view = grt_heap_as_allocator(&heap);
@@ -331,11 +335,12 @@ TEST(BookkeepingRequirement, ExactForEveryStrategyAndOneByteLessIsRefused) {
     options.memory.pool_buffers = pool_pointers.data();
     options.memory.pool_sizes = pool_sizes.data();
     options.memory.pool_count = requirements.pool_count;
+    options.arguments = arguments;
     for (const size_t bytes : {requirements.bookkeeping_bytes, requirements.bookkeeping_bytes - 1}) {
       AlignedBytes storage(bytes);
       grt_executor* x = nullptr;
       const grt_status s = grt_init(&x, storage.data(), bytes, blob.data(), blob.size(), &options, &error);
-      EXPECT_EQ(s, bytes == requirements.bookkeeping_bytes ? GRT_OK : GRT_ERR_STORAGE_TOO_SMALL) << strategy_name(strategy) << " " << error.message;
+      EXPECT_EQ(s, bytes == requirements.bookkeeping_bytes ? GRT_OK : GRT_ERR_STORAGE_TOO_SMALL) << strategy_name(strategy) << (arguments == GRT_ARGUMENTS_LEAN ? " lean " : " prepared ") << error.message;
       if (s == GRT_OK) grt_release(x);
     }
     EXPECT_EQ(heap.bytes_in_use, 0u);

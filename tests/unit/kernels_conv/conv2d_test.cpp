@@ -3,6 +3,9 @@
 // points, saturation, size-1 dimensions).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "conv_models.h"
 
 namespace grt::test {
@@ -91,6 +94,14 @@ std::vector<Geometry> geometries() {
       {{1, 1, 12, 6}, {4, 1, 4, 3}, {1, 1, 5, 4}, {1, 2, 1, 1, 0, 0}},     // height 1, groups 2
       {{1, 4, 4, 1}, {1, 1, 1, 1}, {1, 4, 4, 1}, {1, 1, 1, 1, 0, 0}},      // 1x1 everything
       {{1, 3, 3, 2}, {2, 5, 5, 2}, {1, 3, 3, 2}, {1, 1, 1, 1, 2, 2}},      // filter larger than image
+      // Wider channels: vector runs plus scalar tails, channel blocks of four plus leftovers.
+      {{1, 5, 4, 37}, {7, 1, 1, 37}, {1, 5, 4, 7}, {1, 1, 1, 1, 0, 0}},    // 1x1 pointwise
+      {{1, 6, 5, 20}, {9, 3, 3, 20}, {1, 6, 5, 9}, {1, 1, 1, 1, 1, 1}},    // 3x3 SAME, borders
+      {{1, 9, 8, 16}, {8, 3, 3, 16}, {1, 5, 4, 8}, {2, 2, 1, 1, 1, 0}},    // 3x3 stride 2
+      {{1, 7, 7, 17}, {5, 3, 3, 17}, {1, 7, 7, 5}, {1, 1, 2, 2, 2, 2}},    // dilation 2, runs per tap
+      {{2, 10, 10, 3}, {16, 5, 5, 3}, {2, 5, 5, 16}, {2, 2, 1, 1, 1, 1}},  // first-layer shape
+      {{1, 2, 3, 300}, {6, 1, 1, 300}, {1, 2, 3, 6}, {1, 1, 1, 1, 0, 0}},  // one long run
+      {{1, 4, 4, 64}, {12, 3, 3, 32}, {1, 2, 2, 12}, {1, 1, 1, 1, 0, 0}},  // groups 2, wide
   };
 }
 
@@ -105,6 +116,16 @@ std::vector<int32_t> spread_shifts(size_t channels, int low, int high) {
   return s;
 }
 
+// Sums grow with the filter's size: scale them down so some outputs stay unclamped.
+int extra_shift(const Geometry& g) {
+  const int64_t taps = g.filter[1] * g.filter[2] * g.filter[3];
+  int extra = 0;
+  while ((taps >> extra) > 27) ++extra;
+  return extra;
+}
+
+const int32_t kInputOffsets[4] = {5, 0, 128, -127};
+
 TEST(Conv2dS8, MatchesTflmLoopsOverGeometries) {
   uint32_t seed = 1;
   for (const Geometry& g : geometries()) {
@@ -117,8 +138,8 @@ TEST(Conv2dS8, MatchesTflmLoopsOverGeometries) {
     s.filter = pattern<int8_t>(elements(g.filter), seed++, -127, 127);
     s.bias = pattern<int32_t>(channels, seed++, -3000, 3000);
     s.multipliers = spread_multipliers(channels);
-    s.shifts = spread_shifts(channels, -11, -8);  // per-channel scales
-    s.input_offset = 5;
+    s.shifts = spread_shifts(channels, -11 - extra_shift(g), -8 - extra_shift(g));  // per-channel scales
+    s.input_offset = kInputOffsets[seed % 4];  // zero, non-zero and both extremes
     s.output_offset = -7;
     const auto input = pattern<int8_t>(elements(g.input), seed++, -128, 127);
     const ref::Nhwc in(g.input), f(g.filter), out(g.output);
@@ -130,6 +151,40 @@ TEST(Conv2dS8, MatchesTflmLoopsOverGeometries) {
     EXPECT_EQ(got, expected) << "input " << ::testing::PrintToString(g.input) << " filter "
                              << ::testing::PrintToString(g.filter);
     EXPECT_GT(std::count_if(got.begin(), got.end(), [](int8_t v) { return v > -128 && v < 127; }), 0);
+  }
+}
+
+// The kernel's requantization against TFLM's statement of it over the whole shift range
+// (left shifts included), edge multipliers (0, 2^30, INT32_MAX), both signs of every
+// intermediate and exact halves: a 1x1 filter of ones makes each sum input + offset + bias.
+TEST(Conv2dS8, RequantizesLikeTflmOverEveryShift) {
+  const std::vector<int32_t> shifts = {-31, -30, -24, -17, -9, -2, -1, 0, 1, 2, 5, 9, 17, 24, 30, 31};
+  const std::vector<int32_t> multipliers = {0, 1, 1073741824, INT32_MAX, 1518500250, 1073741825, 2147483000, 1234567891};
+  uint32_t seed = 900;
+  for (int32_t shift : shifts) {
+    for (int32_t multiplier : multipliers) {
+      S8 s;
+      const int64_t channels = 9;  // two blocks of four and a leftover
+      s.input_shape = {1, 4, 64, 1};
+      s.filter_shape = {channels, 1, 1, 1};
+      s.output_shape = {1, 4, 64, channels};
+      s.filter = std::vector<int8_t>(size_t(channels), 1);
+      // Sums near the value that requantizes to about +-100, and tiny ones around 0.
+      const double scale = double(multiplier) / 2147483648.0 * std::ldexp(1.0, shift);
+      const double target = scale > 0 ? std::min(100.0 / scale, 2.0e9) : 1000.0;
+      s.bias = pattern<int32_t>(size_t(channels), seed++, -target, target);
+      s.bias[0] = 0;
+      s.multipliers = std::vector<int32_t>(size_t(channels), multiplier);
+      s.shifts = std::vector<int32_t>(size_t(channels), shift);
+      s.input_offset = 3;
+      s.output_offset = -2;
+      const auto input = pattern<int8_t>(256, seed++, -128, 127);
+      std::vector<int64_t> sums(size_t(256 * channels));
+      for (size_t i = 0; i < sums.size(); ++i) sums[i] = int64_t(input[i / size_t(channels)]) + s.input_offset;
+      const auto expected = finish_quantized(s, sums, false);
+      const auto got = run<int8_t>(conv_model("conv2d_s8", Layout::kQuantizedWithOffsets, s), input);
+      EXPECT_EQ(got, expected) << "shift " << shift << " multiplier " << multiplier;
+    }
   }
 }
 
@@ -164,7 +219,7 @@ TEST(Conv2dS16, MatchesTflmLoopsOverGeometries) {
     s.filter = pattern<int8_t>(elements(g.filter), seed++, -127, 127);
     s.bias = pattern<int64_t>(channels, seed++, -3000000, 3000000);
     s.multipliers = spread_multipliers(channels);
-    s.shifts = spread_shifts(channels, -16, -13);
+    s.shifts = spread_shifts(channels, -16 - extra_shift(g), -13 - extra_shift(g));
     s.activation_min = -30000;
     s.activation_max = 32000;
     const auto input = pattern<int16_t>(elements(g.input), seed++, -32768, 32767);
@@ -195,7 +250,9 @@ TEST(Conv2dF32, SumsBlocksAndAppliesActivation) {
   EXPECT_EQ((run<float>(conv_model("conv2d_f32", Layout::kFloat, s), input)), (std::vector<float>{0, 2, 6, 6}));
 }
 
-TEST(Conv2dF32, MatchesTflmLoopsBitForBit) {
+// The kernel may add the products in another order than TFLM (partial sums per vector
+// lane), so results agree to rounding: relative to the sum of the products' magnitudes.
+TEST(Conv2dF32, MatchesTflmLoopsToRounding) {
   uint32_t seed = 200;
   for (const Geometry& g : geometries()) {
     F32 s;
@@ -209,11 +266,17 @@ TEST(Conv2dF32, MatchesTflmLoopsBitForBit) {
     const ref::Nhwc in(g.input), f(g.filter), out(g.output);
     const auto sums = ref::conv2d_sums<float>(in, f, out, g.window,
                                               [&](int i, int k) { return input[size_t(i)] * s.filter[size_t(k)]; });
+    const auto magnitudes = ref::conv2d_sums<double>(in, f, out, g.window, [&](int i, int k) {
+      return std::fabs(double(input[size_t(i)]) * double(s.filter[size_t(k)]));
+    });
     const auto expected = finish_float(s, sums);
     const auto got = run<float>(conv_model("conv2d_f32", Layout::kFloat, s), input);
     ASSERT_EQ(got.size(), expected.size());
-    EXPECT_EQ(0, std::memcmp(got.data(), expected.data(), got.size() * sizeof(float)))
-        << "input " << ::testing::PrintToString(g.input);
+    for (size_t i = 0; i < got.size(); ++i) {
+      // A wrong or missing tap would be off by about magnitude / taps, far beyond this.
+      const double bound = 1e-5 * (magnitudes[i] + 1.0);
+      EXPECT_NEAR(got[i], expected[i], bound) << "output " << i << " input " << ::testing::PrintToString(g.input);
+    }
   }
 }
 

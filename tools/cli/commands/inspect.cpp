@@ -22,7 +22,9 @@ const CommandSpec kSpec{
     "Shows a blob's tensors, nodes, kernels, pools and the memory each strategy needs.",
     "Tensors show where their bytes live: a pool slot (pool @ offset), constant bytes, or an\n"
     "alias of another tensor. Memory: the executor's bookkeeping, the pools, and the\n"
-    "allocator bytes for the dynamic and stack strategies, from grt_model_requirements;\n"
+    "allocator bytes for the dynamic and stack strategies, from grt_model_requirements\n"
+    "(bookkeeping for the default lean arguments; 'prepared': with every node's arguments\n"
+    "built at init, for the fastest dispatch);\n"
     "the lower bound is the most bytes live during any one node (no plan can be smaller).",
     {"M.grt"},
     {{"json", 0, "", false, "print JSON instead of text"}},
@@ -34,6 +36,7 @@ struct StrategyBudget {
   grt_status status = GRT_OK;
   grt_error error{};
   grt_requirements requirements{};
+  size_t prepared_bookkeeping_bytes = 0;  // under GRT_ARGUMENTS_PREPARED
 };
 
 struct Inspection {
@@ -164,7 +167,7 @@ void print_text(const Inspection& x) {
   }
 
   std::printf("\nmemory (bytes to provide before grt_init):\n");
-  Table memory({{"strategy"}, {"bookkeeping", true}, {"pools", true}, {"allocator", true}});
+  Table memory({{"strategy"}, {"bookkeeping", true}, {"prepared", true}, {"pools", true}, {"allocator", true}});
   std::string refusals;
   for (const StrategyBudget& b : x.budgets) {
     if (b.status != GRT_OK) {
@@ -172,7 +175,8 @@ void print_text(const Inspection& x) {
       continue;
     }
     const bool is_static = b.strategy == GRT_STRATEGY_STATIC;
-    memory.add_row({b.name, std::to_string(b.requirements.bookkeeping_bytes), std::to_string(is_static ? total_pool_bytes(b.requirements) : 0),
+    memory.add_row({b.name, std::to_string(b.requirements.bookkeeping_bytes), std::to_string(b.prepared_bookkeeping_bytes),
+                    std::to_string(is_static ? total_pool_bytes(b.requirements) : 0),
                     std::to_string(is_static ? size_t{0} : b.requirements.allocator_bytes)});
   }
   std::fputs(memory.text().c_str(), stdout);
@@ -188,6 +192,7 @@ void write_budget(JsonWriter& j, const StrategyBudget& b) {
   }
   const grt_requirements& r = b.requirements;
   j.key("bookkeeping_bytes").value(uint64_t{r.bookkeeping_bytes});
+  j.key("prepared_bookkeeping_bytes").value(uint64_t{b.prepared_bookkeeping_bytes});
   if (b.strategy == GRT_STRATEGY_STATIC) {
     j.key("pool_bytes").begin_array();
     for (uint32_t p = 0; p < r.pool_count; ++p) j.value(uint64_t{r.pool_bytes[p]});
@@ -305,6 +310,13 @@ int run_inspect_command(const std::vector<std::string>& args) {
   x.budgets = {{"static", GRT_STRATEGY_STATIC}, {"dynamic", GRT_STRATEGY_DYNAMIC}, {"stack", GRT_STRATEGY_STACK}};
   for (StrategyBudget& b : x.budgets) {
     b.status = grt_model_requirements(file.blob.data(), file.blob.size(), b.strategy, &b.requirements, &b.error);
+    grt_options prepared{};
+    prepared.memory.strategy = b.strategy;
+    prepared.arguments = GRT_ARGUMENTS_PREPARED;
+    grt_requirements r{};
+    if (b.status == GRT_OK && grt_model_requirements_for(file.blob.data(), file.blob.size(), &prepared, &r, &b.error) == GRT_OK) {
+      b.prepared_bookkeeping_bytes = r.bookkeeping_bytes;
+    }
   }
   // Liveness walks indices the runtime has range-checked; skip it for a refused blob.
   x.checked = x.budgets.front().status == GRT_OK;

@@ -27,7 +27,7 @@ namespace {
 
 const CommandSpec kSpec{
     "run",
-    "M.grt --input FILE... [--output-dir DIR] [--strategy NAME] [--page-size BYTES] [--repeat N] [--profile] [--json]",
+    "M.grt --input FILE... [--output-dir DIR] [--strategy NAME] [--arguments MODE] [--page-size BYTES] [--repeat N] [--profile] [--json]",
     "Runs a blob on the host and reports its outputs, time per run and memory.",
     "Inputs are raw little-endian tensor bytes, one --input per model input in order; each\n"
     "file must hold exactly the input's bytes. Outputs go to DIR/out0.bin, DIR/out1.bin, ...\n"
@@ -43,6 +43,7 @@ const CommandSpec kSpec{
         {"input", 0, "FILE", true, "a model input's raw bytes; once per input, in order"},
         {"output-dir", 0, "DIR", false, "write outputs to DIR/out<j>.bin (DIR is created)"},
         {"strategy", 0, "NAME", false, "memory strategy: static, page, stack or heap (default static)"},
+        {"arguments", 0, "MODE", false, "kernel arguments: lean (marshalled per node, default) or prepared (at init)"},
         {"page-size", 0, "BYTES", false, "page size for --strategy page: a power of two (default 256)"},
         {"repeat", 0, "N", false, "run N times and report the median time (default 1)"},
         {"profile", 0, "", false, "print time per node and per kernel"},
@@ -166,6 +167,8 @@ int run_run_command(const std::vector<std::string>& args) {
   if (!strategy) {
     return usage_error(kSpec.name, "--strategy: '" + *parsed->value("strategy") + "' is not one of static, page, stack, heap");
   }
+  const std::optional<grt_arguments> arguments = parse_arguments(parsed->value("arguments").value_or("lean"));
+  if (!arguments) return usage_error(kSpec.name, "--arguments: '" + *parsed->value("arguments") + "' is not one of lean, prepared");
   const std::vector<std::string> input_paths = parsed->values("input");
 
   ModelFile file;
@@ -185,6 +188,7 @@ int run_run_command(const std::vector<std::string>& args) {
   hooks.user = &times;
   HostExecutor::Options options;
   options.strategy = *strategy;
+  options.arguments = *arguments;
   options.page_size = static_cast<size_t>(page_size);
   options.hooks = parsed->has("profile") ? &hooks : nullptr;
   HostExecutor host;

@@ -1,0 +1,67 @@
+/* The FreeRTOS configuration graphrt's integration and tests are built with (the
+ * freertos_config target, unless the application brings its own). Static allocation
+ * only: no FreeRTOS heap; the kernel provides the idle task's memory. */
+#ifndef FREERTOS_CONFIG_H
+#define FREERTOS_CONFIG_H
+
+#define configUSE_PREEMPTION 1
+#define configUSE_TIME_SLICING 1
+#define configUSE_IDLE_HOOK 0
+#define configUSE_TICK_HOOK 0
+#define configTICK_RATE_HZ 1000
+#define configMAX_PRIORITIES 8
+#define configMAX_TASK_NAME_LEN 16
+#define configUSE_MUTEXES 1
+#define configUSE_COUNTING_SEMAPHORES 1
+#define configUSE_TASK_NOTIFICATIONS 1
+#define configQUEUE_REGISTRY_SIZE 0
+#define configUSE_TIMERS 0
+#define configUSE_CO_ROUTINES 0
+#define configUSE_TRACE_FACILITY 0
+
+#define configSUPPORT_STATIC_ALLOCATION 1
+#define configSUPPORT_DYNAMIC_ALLOCATION 0
+#define configKERNEL_PROVIDED_STATIC_MEMORY 1
+
+/* graphrt's per-task slot (graphrt/freertos_platform.h). */
+#define configNUM_THREAD_LOCAL_STORAGE_POINTERS 1
+
+#define INCLUDE_vTaskDelete 1
+#define INCLUDE_vTaskDelay 1
+#define INCLUDE_vTaskSuspend 1
+#define INCLUDE_xTaskGetSchedulerState 1
+#define INCLUDE_xTaskGetCurrentTaskHandle 1
+#define INCLUDE_uxTaskGetStackHighWaterMark 1
+
+#if defined(__linux__) || defined(__APPLE__)
+/* Host (GCC_POSIX port): each task is a pthread with the C library's own stack. */
+#define configMINIMAL_STACK_SIZE ((unsigned short)256)
+#define configTICK_TYPE_WIDTH_IN_BITS TICK_TYPE_WIDTH_64_BITS
+#define configCHECK_FOR_STACK_OVERFLOW 0
+#include <stdlib.h>
+#define configASSERT(x) \
+  do {                  \
+    if (!(x)) abort();  \
+  } while (0)
+#else
+/* Cortex-M4F (GCC_ARM_CM4F), e.g. qemu mps2-an386 at 25 MHz. */
+#define configCPU_CLOCK_HZ 25000000UL
+#define configMINIMAL_STACK_SIZE ((unsigned short)128)
+#define configTICK_TYPE_WIDTH_IN_BITS TICK_TYPE_WIDTH_32_BITS
+#define configCHECK_FOR_STACK_OVERFLOW 0
+#define configPRIO_BITS 3
+#define configLIBRARY_LOWEST_INTERRUPT_PRIORITY 7
+#define configLIBRARY_MAX_SYSCALL_INTERRUPT_PRIORITY 5
+#define configKERNEL_INTERRUPT_PRIORITY (configLIBRARY_LOWEST_INTERRUPT_PRIORITY << (8 - configPRIO_BITS))
+#define configMAX_SYSCALL_INTERRUPT_PRIORITY (configLIBRARY_MAX_SYSCALL_INTERRUPT_PRIORITY << (8 - configPRIO_BITS))
+#define configASSERT(x)         \
+  do {                          \
+    if (!(x)) {                 \
+      taskDISABLE_INTERRUPTS(); \
+      for (;;) {                \
+      }                         \
+    }                           \
+  } while (0)
+#endif
+
+#endif /* FREERTOS_CONFIG_H */
