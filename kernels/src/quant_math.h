@@ -8,6 +8,15 @@
 
 namespace grt::kernels {
 
+// Two's-complement wrap-around, as TFLM's int32 arithmetic behaves on its targets where the
+// C++ it is written in would overflow (and be undefined): same bits, defined behaviour.
+inline int32_t wrapping_add(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+}
+inline int32_t wrapping_mul(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) * static_cast<uint32_t>(b));
+}
+
 // High 32 bits of 2*a*b, rounded to nearest (ties away from zero); saturates the one
 // overflowing case (INT32_MIN * INT32_MIN).
 inline int32_t saturating_rounding_doubling_high_mul(int32_t a, int32_t b) {

@@ -191,19 +191,37 @@ void bind_tensors(grt_executor* x) {
   }
 }
 
+// C callers may store any int in an enum field, and loading an out-of-range enum is
+// undefined in C++: read the field's bytes instead.
+template <typename Enum>
+uint32_t raw_enum(const Enum& field) {
+  static_assert(sizeof(Enum) == sizeof(uint32_t), "graphrt's enums are int-sized");
+  uint32_t value = 0;
+  memcpy(&value, &field, sizeof value);
+  return value;
+}
+
+grt_status validate_raw_modes(uint32_t strategy, uint32_t arguments, grt_error* error) {
+  if (strategy <= GRT_STRATEGY_STACK && arguments <= GRT_ARGUMENTS_PREPARED) return GRT_OK;
+  return ErrorText(error).text("unknown memory strategy ").number(strategy).text(" or argument mode ").number(arguments).status(GRT_ERR_ARGUMENT);
+}
+
 grt_status validate_modes(grt_strategy strategy, grt_arguments arguments, grt_error* error) {
-  if (static_cast<uint32_t>(strategy) <= GRT_STRATEGY_STACK && static_cast<uint32_t>(arguments) <= GRT_ARGUMENTS_PREPARED) return GRT_OK;
-  return ErrorText(error).text("unknown memory strategy ").number(static_cast<uint32_t>(strategy)).text(" or argument mode ")
-      .number(static_cast<uint32_t>(arguments)).status(GRT_ERR_ARGUMENT);
+  return validate_raw_modes(raw_enum(strategy), raw_enum(arguments), error);
+}
+
+// The options' modes, checked before either enum is loaded.
+grt_status validate_option_modes(const grt_options* options, grt_error* error) {
+  return validate_raw_modes(raw_enum(options->memory.strategy), raw_enum(options->arguments), error);
 }
 
 grt_status validate_options(const grt_options* options, grt_error* error) {
   if (options == nullptr || options->registry == nullptr) {
     return ErrorText(error).text("options and options->registry are required").status(GRT_ERR_ARGUMENT);
   }
-  const grt_memory& m = options->memory;
-  const grt_status s = validate_modes(m.strategy, options->arguments, error);
+  const grt_status s = validate_option_modes(options, error);
   if (s != GRT_OK) return s;
+  const grt_memory& m = options->memory;
   if (is_dynamic(m.strategy) && (m.allocator == nullptr || m.allocator->allocate == nullptr || m.allocator->free == nullptr)) {
     return ErrorText(error).text("this memory strategy needs an allocator with allocate and free").status(GRT_ERR_ARGUMENT);
   }
@@ -585,6 +603,8 @@ grt_status grt_model_requirements_for(const void* blob, size_t blob_size, const 
   if (out == nullptr) return ErrorText(error).text("requirements output is NULL").status(GRT_ERR_ARGUMENT);
   memset(out, 0, sizeof(*out));
   if (options == nullptr) return ErrorText(error).text("options are required").status(GRT_ERR_ARGUMENT);
+  const grt_status modes = grt::validate_option_modes(options, error);
+  if (modes != GRT_OK) return modes;
   const grt_strategy strategy = options->memory.strategy;
   const grt::fb::Model* model = nullptr;
   grt::ModelCounts counts;

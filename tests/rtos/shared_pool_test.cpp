@@ -4,6 +4,8 @@
 // run and read-outputs.
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include <atomic>
 #include <semaphore>
 #include <string>
@@ -255,10 +257,13 @@ TEST_F(RtosSharedPool, ConcurrentRunsNeverOverlap) {
   };
   Tally ta, tb;
   auto loop = [&pool](grt_executor* x, Tally* t, int8_t base) {
-    for (int i = 0; i < 2000; ++i) {
+    // At least 2000 rounds, and on until this thread has had the pool 50 times: under a
+    // sanitizer on a loaded machine one thread can otherwise finish before the other starts.
+    for (int i = 0; i < 2000 || (t->ok < 50 && i < 1000000); ++i) {
       // Hold the pool from inputs to outputs, as the contract asks.
       if (grt_shared_pool_acquire(&pool, x) != GRT_OK) {
         ++t->busy;
+        std::this_thread::yield();
         continue;
       }
       fill_input(x, base);

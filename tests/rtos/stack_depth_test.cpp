@@ -34,13 +34,16 @@ TEST_P(RtosStackDepth, RunStaysWithinTheDocumentedDepth) {
   const size_t with_run = painted_stack_use(kPaintedStackBytes, [&] { status = grt_run(run.executor); });
   ASSERT_EQ(status, GRT_OK) << grt_last_error(run.executor)->message;
   EXPECT_EQ(check_outputs(run.executor, model.golden, model.golden.cases[0]), "");
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  // ASan and TSan move locals to heap-allocated fake frames: painted depth means nothing.
+  (void)empty;
+  (void)with_run;
+  GTEST_SKIP() << "sanitizers change stack use; the depth is measured in plain builds";
+#else
   ASSERT_GT(with_run, empty);
   const size_t depth = with_run - empty;
   std::printf("stack depth of grt_run, %s (static): %zu bytes\n", GetParam(), depth);
   RecordProperty("stack_bytes", static_cast<int>(depth));
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  GTEST_SKIP() << "sanitizers change stack use; the limit holds for plain builds";
-#else
   EXPECT_LE(depth, kLimitBytes) << GetParam();
 #endif
 }

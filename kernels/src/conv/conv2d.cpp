@@ -93,7 +93,7 @@ struct Int8ConvArithmetic : Int8Arithmetic {
     const int64_t high = (static_cast<int64_t>(shifted) * multipliers[channel] + (int64_t{1} << 30)) >> 31;
     const int64_t round = right > 0 ? (int64_t{1} << (right - 1)) - (high < 0 ? 1 : 0) : 0;
     int32_t value = static_cast<int32_t>((high + round) >> right);
-    value += output_offset;
+    value = wrapping_add(value, output_offset);
     if (value < activation_min) value = activation_min;
     if (value > activation_max) value = activation_max;
     return static_cast<Output>(value);

@@ -33,7 +33,7 @@ struct Int8Arithmetic {
   Output finish(Accumulator sum, int32_t channel) const {
     if (bias != nullptr) sum += static_cast<Accumulator>(bias[channel]);
     int32_t value = multiply_by_quantized_multiplier(static_cast<int32_t>(sum), multipliers[channel], shifts[channel]);
-    value += output_offset;
+    value = wrapping_add(value, output_offset);
     if (value < activation_min) value = activation_min;
     if (value > activation_max) value = activation_max;
     return static_cast<Output>(value);

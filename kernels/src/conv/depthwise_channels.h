@@ -48,7 +48,7 @@ struct Int8BlockFinish {
   }
   // As Int8Arithmetic::finish (multipliers are checked non-negative, never INT32_MIN).
   int8_t operator()(uint32_t sum, int j) const {
-    int32_t value = requantize[j].apply(static_cast<int32_t>(sum + bias[j])) + output_offset;
+    int32_t value = wrapping_add(requantize[j].apply(static_cast<int32_t>(sum + bias[j])), output_offset);
     if (value < activation_min) value = activation_min;
     if (value > activation_max) value = activation_max;
     return static_cast<int8_t>(value);

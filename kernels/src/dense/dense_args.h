@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "../kernel_args.h"
+#include "../quant_math.h"
 
 namespace grt::kernels::dense {
 
@@ -33,14 +34,8 @@ inline bool int_values_within(const DLTensor* t, int64_t low, int64_t high) {
   return true;
 }
 
-// Two's-complement wrap-around, as the reference kernels' int32 accumulators behave in
-// practice, without signed-overflow undefined behaviour.
-inline int32_t wrapping_add(int32_t a, int32_t b) {
-  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
-}
-inline int32_t wrapping_mul(int32_t a, int32_t b) {
-  return static_cast<int32_t>(static_cast<uint32_t>(a) * static_cast<uint32_t>(b));
-}
+using grt::kernels::wrapping_add;
+using grt::kernels::wrapping_mul;
 
 inline int32_t clamp_int(int32_t v, int32_t low, int32_t high) {
   return v < low ? low : (v > high ? high : v);

@@ -155,7 +155,7 @@ GRT_KERNEL_FUNCTION(fully_connected_s8) {
         if (bias != nullptr) total = dense::wrapping_add(total, bias[unit]);
         const int channel = per_channel ? unit : 0;
         total = grt::kernels::multiply_by_quantized_multiplier(total, multiplier[channel], shift[channel]);
-        total = dense::clamp_int(total + output_offset, act_min, act_max);
+        total = dense::clamp_int(dense::wrapping_add(total, output_offset), act_min, act_max);
         output_row[unit] = static_cast<int8_t>(total);
       }
     }

@@ -94,7 +94,7 @@ std::vector<In> finish_quantized(const ConvSpec<In, W, B>& s, const std::vector<
     int64_t acc = sums[i] + (s.bias.empty() ? 0 : int64_t(s.bias[size_t(c)]));
     int32_t v = wide ? ref::requantize64(acc, s.multipliers[size_t(c)], s.shifts[size_t(c)])
                      : ref::requantize32(int32_t(acc), s.multipliers[size_t(c)], s.shifts[size_t(c)]);
-    v += s.output_offset;
+    v = int32_t(uint32_t(v) + uint32_t(s.output_offset));  // wraps, as TFLM's int32 add does on this target
     v = std::max<int32_t>(v, int32_t(s.activation_min));
     v = std::min<int32_t>(v, int32_t(s.activation_max));
     out[i] = In(v);
