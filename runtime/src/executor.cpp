@@ -193,12 +193,23 @@ void bind_tensors(grt_executor* x) {
 
 // C callers may store any int in an enum field, and loading an out-of-range enum is
 // undefined in C++: read the field's bytes instead.
+// (Bare-metal ARM EABI uses short enums: one byte for these.)
 template <typename Enum>
 uint32_t raw_enum(const Enum& field) {
-  static_assert(sizeof(Enum) == sizeof(uint32_t), "graphrt's enums are int-sized");
-  uint32_t value = 0;
-  memcpy(&value, &field, sizeof value);
-  return value;
+  if constexpr (sizeof(Enum) == 1) {
+    uint8_t value = 0;
+    memcpy(&value, &field, sizeof value);
+    return value;
+  } else if constexpr (sizeof(Enum) == 2) {
+    uint16_t value = 0;
+    memcpy(&value, &field, sizeof value);
+    return value;
+  } else {
+    static_assert(sizeof(Enum) == 4, "an enum of 1, 2 or 4 bytes");
+    uint32_t value = 0;
+    memcpy(&value, &field, sizeof value);
+    return value;
+  }
 }
 
 grt_status validate_raw_modes(uint32_t strategy, uint32_t arguments, grt_error* error) {
