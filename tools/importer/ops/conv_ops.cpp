@@ -156,54 +156,104 @@ bool zero_point_is_zero(ImportContext& ctx, int32_t tensor, const char* role) {
   return true;
 }
 
+// What CONV_2D and DEPTHWISE_CONV_2D read from their options.
+struct ConvOptions {
+  Window window;  // strides and dilations; padding filled in by set_up_conv
+  tflite::Padding padding;
+  tflite::ActivationFunctionType activation;
+};
+
+// The tensors, shapes and padded window of a (depthwise) convolution, checked.
+struct ConvSetup {
+  int32_t x = -1, filter = -1, y = -1;
+  std::vector<int64_t> xs, fs, ys;
+  Window window;
+  int64_t channels = 0;
+  DType in_type = DType::Int8, filter_type = DType::Int8, out_type = DType::Int8;
+};
+
+bool set_up_conv(ImportContext& ctx, const ConvOptions& options, ConvSetup* c) {
+  if (ctx.input_count() < 2 || ctx.output_count() != 1) return ctx.fail("expects (input, filter[, bias]) -> output");
+  c->x = ctx.input_index(0);
+  c->filter = ctx.input_index(1);
+  c->y = ctx.output_index(0);
+  c->xs = ctx.shape(c->x);
+  c->fs = ctx.shape(c->filter);
+  c->ys = ctx.shape(c->y);
+  if (!is_4d(c->xs) || !is_4d(c->fs) || !is_4d(c->ys)) return ctx.fail("input, filter and output must be 4-D");
+  Window w = options.window;
+  if (!valid_window_options(ctx, w)) return false;
+  int64_t out_h = 0, out_w = 0;
+  c->window = padded_window(options.padding, w, c->xs[1], c->xs[2], c->fs[1], c->fs[2], &out_h, &out_w);
+  if (out_h != c->ys[1] || out_w != c->ys[2]) {
+    return ctx.fail("output " + shape_text(c->ys) + " does not match the window's " + std::to_string(out_h) + "x" + std::to_string(out_w));
+  }
+  c->channels = c->ys[3];
+  c->in_type = ctx.dtype(c->x);
+  c->filter_type = ctx.dtype(c->filter);
+  c->out_type = ctx.dtype(c->y);
+  return ctx.error().empty();
+}
+
+bool all_types(const ConvSetup& c, DType in, DType filter, DType out) {
+  return c.in_type == in && c.filter_type == filter && c.out_type == out;
+}
+
+// X, filter, bias?, Y, window, Float act_min, act_max.
+bool emit_float_conv(ImportContext& ctx, const ConvSetup& c, tflite::ActivationFunctionType activation, const char* kernel) {
+  std::vector<ArgDef> args = {ArgDef::input(ctx.graph_tensor(c.x)), ArgDef::input(ctx.graph_tensor(c.filter))};
+  if (!bias_arg(ctx, 2, DType::Float32, c.channels, &args)) return false;
+  args.push_back(ArgDef::output(ctx.graph_tensor(c.y)));
+  append(&args, window_args(c.window, true));
+  if (!float_activation(ctx, activation, &args)) return false;
+  ctx.add_node(kernel, std::move(args));
+  return ctx.error().empty();
+}
+
+// X, filter, bias?, Y, multipliers, shifts, window, input offset, output offset, act range.
+bool emit_int8_conv(ImportContext& ctx, const ConvSetup& c, tflite::ActivationFunctionType activation, const char* kernel) {
+  std::vector<ArgDef> args = {ArgDef::input(ctx.graph_tensor(c.x)), ArgDef::input(ctx.graph_tensor(c.filter))};
+  if (!bias_arg(ctx, 2, DType::Int32, c.channels, &args)) return false;
+  args.push_back(ArgDef::output(ctx.graph_tensor(c.y)));
+  if (!requantization_args(ctx, c.x, c.filter, c.y, c.channels, 31, &args)) return false;
+  append(&args, window_args(c.window, true));
+  int32_t act_min = 0, act_max = 0;
+  if (!quantized_activation(ctx, activation, c.y, INT8_MIN, INT8_MAX, &act_min, &act_max)) return false;
+  args.push_back(ArgDef::integer(-ctx.zero_point(c.x)));
+  args.push_back(ArgDef::integer(ctx.zero_point(c.y)));
+  args.push_back(ArgDef::integer(act_min));
+  args.push_back(ArgDef::integer(act_max));
+  ctx.add_node(kernel, std::move(args));
+  return ctx.error().empty();
+}
+
+bool unsupported_types(ImportContext& ctx, const ConvSetup& c) {
+  return ctx.fail(std::string("types ") + dtype_name(c.in_type) + " x " + dtype_name(c.filter_type) + " -> " + dtype_name(c.out_type) +
+                  " are not supported");
+}
+
+template <typename Options>
+ConvOptions conv_options(const Options& options) {
+  ConvOptions o;
+  o.window.stride_h = options.stride_h();
+  o.window.stride_w = options.stride_w();
+  o.window.dilation_h = options.dilation_h_factor();
+  o.window.dilation_w = options.dilation_w_factor();
+  o.padding = options.padding();
+  o.activation = options.fused_activation_function();
+  return o;
+}
+
 // ---- CONV_2D: inputs (X, filter [Cout,KH,KW,Cin/groups], bias?) ----
 bool convert_conv2d(ImportContext& ctx) {
   const auto* options = ctx.options<tflite::Conv2DOptions>();
   if (options == nullptr) return ctx.fail("has no Conv2DOptions");
-  if (ctx.input_count() < 2 || ctx.output_count() != 1) return ctx.fail("expects (input, filter[, bias]) -> output");
-  const int32_t x = ctx.input_index(0);
-  const int32_t filter = ctx.input_index(1);
-  const int32_t y = ctx.output_index(0);
-  const std::vector<int64_t> xs = ctx.shape(x), fs = ctx.shape(filter), ys = ctx.shape(y);
-  if (!is_4d(xs) || !is_4d(fs) || !is_4d(ys)) return ctx.fail("input, filter and output must be 4-D");
-  Window w;
-  w.stride_h = options->stride_h();
-  w.stride_w = options->stride_w();
-  w.dilation_h = options->dilation_h_factor();
-  w.dilation_w = options->dilation_w_factor();
-  if (!valid_window_options(ctx, w)) return false;
-  int64_t out_h = 0, out_w = 0;
-  w = padded_window(options->padding(), w, xs[1], xs[2], fs[1], fs[2], &out_h, &out_w);
-  if (out_h != ys[1] || out_w != ys[2]) {
-    return ctx.fail("output " + shape_text(ys) + " does not match the window's " + std::to_string(out_h) + "x" + std::to_string(out_w));
-  }
-  const int64_t channels = ys[3];
-  const DType in_type = ctx.dtype(x), filter_type = ctx.dtype(filter), out_type = ctx.dtype(y);
-  if (!ctx.error().empty()) return false;
-  std::vector<ArgDef> args = {ArgDef::input(ctx.graph_tensor(x)), ArgDef::input(ctx.graph_tensor(filter))};
-  if (in_type == DType::Float32 && filter_type == DType::Float32 && out_type == DType::Float32) {
-    if (!bias_arg(ctx, 2, DType::Float32, channels, &args)) return false;
-    args.push_back(ArgDef::output(ctx.graph_tensor(y)));
-    append(&args, window_args(w, true));
-    if (!float_activation(ctx, options->fused_activation_function(), &args)) return false;
-    ctx.add_node("conv2d_f32", std::move(args));
-    return ctx.error().empty();
-  }
-  if (in_type == DType::Int8 && filter_type == DType::Int8 && out_type == DType::Int8) {
-    if (!bias_arg(ctx, 2, DType::Int32, channels, &args)) return false;
-    args.push_back(ArgDef::output(ctx.graph_tensor(y)));
-    if (!requantization_args(ctx, x, filter, y, channels, 31, &args)) return false;
-    append(&args, window_args(w, true));
-    int32_t act_min = 0, act_max = 0;
-    if (!quantized_activation(ctx, options->fused_activation_function(), y, INT8_MIN, INT8_MAX, &act_min, &act_max)) return false;
-    args.push_back(ArgDef::integer(-ctx.zero_point(x)));
-    args.push_back(ArgDef::integer(ctx.zero_point(y)));
-    args.push_back(ArgDef::integer(act_min));
-    args.push_back(ArgDef::integer(act_max));
-    ctx.add_node("conv2d_s8", std::move(args));
-    return ctx.error().empty();
-  }
-  if (in_type == DType::Int16 && filter_type == DType::Int8 && out_type == DType::Int16) {
+  const ConvOptions o = conv_options(*options);
+  ConvSetup c;
+  if (!set_up_conv(ctx, o, &c)) return false;
+  if (all_types(c, DType::Float32, DType::Float32, DType::Float32)) return emit_float_conv(ctx, c, o.activation, "conv2d_f32");
+  if (all_types(c, DType::Int8, DType::Int8, DType::Int8)) return emit_int8_conv(ctx, c, o.activation, "conv2d_s8");
+  if (all_types(c, DType::Int16, DType::Int8, DType::Int16)) {
     // TFLM accumulates in 32 bits when the bias is int32 (or absent with quantized_bias_type
     // INT32); only the 64-bit accumulation has a kernel.
     const bool has_bias = ctx.input_count() > 2 && ctx.has_input(2);
@@ -211,77 +261,38 @@ bool convert_conv2d(ImportContext& ctx) {
         (!has_bias && options->quantized_bias_type() == tflite::TensorType::INT32)) {
       return ctx.fail("16x8 convolution with 32-bit accumulation (int32 bias) is not supported");
     }
-    if (!zero_point_is_zero(ctx, x, "input") || !zero_point_is_zero(ctx, y, "output")) return false;
-    if (!bias_arg(ctx, 2, DType::Int64, channels, &args)) return false;
-    args.push_back(ArgDef::output(ctx.graph_tensor(y)));
-    if (!requantization_args(ctx, x, filter, y, channels, 7, &args)) return false;
-    append(&args, window_args(w, true));
+    if (!zero_point_is_zero(ctx, c.x, "input") || !zero_point_is_zero(ctx, c.y, "output")) return false;
+    std::vector<ArgDef> args = {ArgDef::input(ctx.graph_tensor(c.x)), ArgDef::input(ctx.graph_tensor(c.filter))};
+    if (!bias_arg(ctx, 2, DType::Int64, c.channels, &args)) return false;
+    args.push_back(ArgDef::output(ctx.graph_tensor(c.y)));
+    if (!requantization_args(ctx, c.x, c.filter, c.y, c.channels, 7, &args)) return false;
+    append(&args, window_args(c.window, true));
     int32_t act_min = 0, act_max = 0;
-    if (!quantized_activation(ctx, options->fused_activation_function(), y, INT16_MIN, INT16_MAX, &act_min, &act_max)) return false;
+    if (!quantized_activation(ctx, o.activation, c.y, INT16_MIN, INT16_MAX, &act_min, &act_max)) return false;
     args.push_back(ArgDef::integer(act_min));
     args.push_back(ArgDef::integer(act_max));
     ctx.add_node("conv2d_s16", std::move(args));
     return ctx.error().empty();
   }
-  return ctx.fail(std::string("types ") + dtype_name(in_type) + " x " + dtype_name(filter_type) + " -> " + dtype_name(out_type) +
-                  " are not supported");
+  return unsupported_types(ctx, c);
 }
 
 // ---- DEPTHWISE_CONV_2D: inputs (X, filter [1,KH,KW,C*M], bias?) ----
 bool convert_depthwise_conv2d(ImportContext& ctx) {
   const auto* options = ctx.options<tflite::DepthwiseConv2DOptions>();
   if (options == nullptr) return ctx.fail("has no DepthwiseConv2DOptions");
-  if (ctx.input_count() < 2 || ctx.output_count() != 1) return ctx.fail("expects (input, filter[, bias]) -> output");
-  const int32_t x = ctx.input_index(0);
-  const int32_t filter = ctx.input_index(1);
-  const int32_t y = ctx.output_index(0);
-  const std::vector<int64_t> xs = ctx.shape(x), fs = ctx.shape(filter), ys = ctx.shape(y);
-  if (!is_4d(xs) || !is_4d(fs) || !is_4d(ys)) return ctx.fail("input, filter and output must be 4-D");
-  if (xs[3] < 1 || ys[3] % xs[3] != 0) return ctx.fail("output channels are not a multiple of the input channels");
-  const int64_t multiplier = ys[3] / xs[3];
+  const ConvOptions o = conv_options(*options);
+  ConvSetup c;
+  if (!set_up_conv(ctx, o, &c)) return false;
+  if (c.xs[3] < 1 || c.ys[3] % c.xs[3] != 0) return ctx.fail("output channels are not a multiple of the input channels");
+  const int64_t multiplier = c.ys[3] / c.xs[3];
   if (options->depth_multiplier() != 0 && options->depth_multiplier() != multiplier) {
     return ctx.fail("depth_multiplier " + std::to_string(options->depth_multiplier()) + " disagrees with the shapes (" +
                     std::to_string(multiplier) + ")");
   }
-  Window w;
-  w.stride_h = options->stride_h();
-  w.stride_w = options->stride_w();
-  w.dilation_h = options->dilation_h_factor();
-  w.dilation_w = options->dilation_w_factor();
-  if (!valid_window_options(ctx, w)) return false;
-  int64_t out_h = 0, out_w = 0;
-  w = padded_window(options->padding(), w, xs[1], xs[2], fs[1], fs[2], &out_h, &out_w);
-  if (out_h != ys[1] || out_w != ys[2]) {
-    return ctx.fail("output " + shape_text(ys) + " does not match the window's " + std::to_string(out_h) + "x" + std::to_string(out_w));
-  }
-  const int64_t channels = ys[3];
-  const DType in_type = ctx.dtype(x), filter_type = ctx.dtype(filter), out_type = ctx.dtype(y);
-  if (!ctx.error().empty()) return false;
-  std::vector<ArgDef> args = {ArgDef::input(ctx.graph_tensor(x)), ArgDef::input(ctx.graph_tensor(filter))};
-  if (in_type == DType::Float32 && filter_type == DType::Float32 && out_type == DType::Float32) {
-    if (!bias_arg(ctx, 2, DType::Float32, channels, &args)) return false;
-    args.push_back(ArgDef::output(ctx.graph_tensor(y)));
-    append(&args, window_args(w, true));
-    if (!float_activation(ctx, options->fused_activation_function(), &args)) return false;
-    ctx.add_node("depthwise_conv2d_f32", std::move(args));
-    return ctx.error().empty();
-  }
-  if (in_type == DType::Int8 && filter_type == DType::Int8 && out_type == DType::Int8) {
-    if (!bias_arg(ctx, 2, DType::Int32, channels, &args)) return false;
-    args.push_back(ArgDef::output(ctx.graph_tensor(y)));
-    if (!requantization_args(ctx, x, filter, y, channels, 31, &args)) return false;
-    append(&args, window_args(w, true));
-    int32_t act_min = 0, act_max = 0;
-    if (!quantized_activation(ctx, options->fused_activation_function(), y, INT8_MIN, INT8_MAX, &act_min, &act_max)) return false;
-    args.push_back(ArgDef::integer(-ctx.zero_point(x)));
-    args.push_back(ArgDef::integer(ctx.zero_point(y)));
-    args.push_back(ArgDef::integer(act_min));
-    args.push_back(ArgDef::integer(act_max));
-    ctx.add_node("depthwise_conv2d_s8", std::move(args));
-    return ctx.error().empty();
-  }
-  return ctx.fail(std::string("types ") + dtype_name(in_type) + " x " + dtype_name(filter_type) + " -> " + dtype_name(out_type) +
-                  " are not supported");
+  if (all_types(c, DType::Float32, DType::Float32, DType::Float32)) return emit_float_conv(ctx, c, o.activation, "depthwise_conv2d_f32");
+  if (all_types(c, DType::Int8, DType::Int8, DType::Int8)) return emit_int8_conv(ctx, c, o.activation, "depthwise_conv2d_s8");
+  return unsupported_types(ctx, c);
 }
 
 // ---- TRANSPOSE_CONV: inputs (output_shape, filter [Cout,KH,KW,Cin], X, bias?) ----
