@@ -65,10 +65,16 @@ class ArgCheck {
     if (ok_ && (count_ < low || count_ > high)) fail("wrong number of arguments");
     return *this;
   }
-  // A tensor of this type and rank (rank < 0: any).
-  ArgCheck& tensor(int i, ElementType type, int rank = -1) {
+  // A tensor of any dtype (type-generic kernels check the dtype themselves).
+  ArgCheck& any_tensor(int i) {
     if (!ok_) return *this;
     if (i >= count_ || codes_[i] != kTVMDLTensorHandle || args_[i].v_handle == nullptr) return fail_at(i, "is not a tensor");
+    return *this;
+  }
+  // A tensor of this type and rank (rank < 0: any).
+  ArgCheck& tensor(int i, ElementType type, int rank = -1) {
+    any_tensor(i);
+    if (!ok_) return *this;
     const DLTensor* t = tensor_at(args_, i);
     if (!is_type(t, type)) return fail_at(i, "has the wrong dtype");
     if (rank >= 0 && t->ndim != rank) return fail_at(i, "has the wrong rank");

@@ -31,11 +31,6 @@
 namespace grt::kernels::conv {
 namespace {
 
-constexpr int kInput = 0;
-constexpr int kFilter = 1;
-constexpr int kBias = 2;
-constexpr int kOutput = 3;
-
 // Output pixel by output pixel; per output channel, the taps inside the image row by row
 // with input channels innermost (TFLM's order, which float results depend on).
 template <class Arithmetic>
@@ -270,8 +265,6 @@ void check_shapes(ArgCheck& check, TVMValue* args, ElementType activation, Eleme
   check_bias(check, args, kBias, bias, y->shape[3]);
 }
 
-int64_t output_channels(TVMValue* args) { return tensor_at(args, kOutput)->shape[3]; }
-
 }  // namespace
 }  // namespace grt::kernels::conv
 
@@ -287,15 +280,7 @@ namespace conv = grt::kernels::conv;
 GRT_KERNEL_FUNCTION(conv2d_s8) {
   (void)type_codes, (void)num_args, (void)ret_value, (void)ret_type_code, (void)resource_handle;
   const conv::ConvGeometry g = conv::geometry_at(args, 6);
-  const DLTensor* bias = optional_tensor_at(args, conv::kBias);
-  conv::Int8ConvArithmetic arithmetic{};
-  arithmetic.input_offset = static_cast<int32_t>(int_at(args, 12));
-  arithmetic.output_offset = static_cast<int32_t>(int_at(args, 13));
-  arithmetic.activation_min = static_cast<int32_t>(int_at(args, 14));
-  arithmetic.activation_max = static_cast<int32_t>(int_at(args, 15));
-  arithmetic.bias = bias != nullptr ? data_of<int32_t>(bias) : nullptr;
-  arithmetic.multipliers = data_of<int32_t>(tensor_at(args, 4));
-  arithmetic.shifts = data_of<int32_t>(tensor_at(args, 5));
+  const auto arithmetic = conv::int8_arithmetic_at<conv::Int8ConvArithmetic>(args);
   const conv::Int8Dots dots{static_cast<int16_t>(arithmetic.input_offset)};
   conv::conv2d_dispatch(g, data_of<int8_t>(tensor_at(args, conv::kInput)), data_of<int8_t>(tensor_at(args, conv::kFilter)),
                         data_of<int8_t>(tensor_at(args, conv::kOutput)), arithmetic, dots);
@@ -307,10 +292,7 @@ GRT_CHECK_FUNCTION(conv2d_s8) {
   ArgCheck check("conv2d_s8", args, type_codes, num_args);
   check.count(16);
   conv::check_shapes(check, args, ElementType::kInt8, ElementType::kInt8, ElementType::kInt32);
-  if (check.ok()) conv::check_requantization(check, args, 4, 5, conv::output_channels(args), -31, 31);
-  conv::check_window(check, 6, true);
-  check.integer(12, -127, 128).integer(13, INT8_MIN, INT8_MAX);
-  conv::check_activation_range(check, args, 14, INT8_MIN, INT8_MAX);
+  conv::check_int8_parameters(check, args);
   return check.result();
 }
 

@@ -12,6 +12,14 @@
 
 namespace grt::kernels::conv {
 
+// Every convolution kernel's first four arguments.
+constexpr int kInput = 0;
+constexpr int kFilter = 1;
+constexpr int kBias = 2;
+constexpr int kOutput = 3;
+
+inline int64_t output_channels(TVMValue* args) { return tensor_at(args, kOutput)->shape[3]; }
+
 // Largest dimension: coordinates are int32, and one stride past any coordinate still fits.
 constexpr int64_t kMaxDimension = INT32_MAX - kMaxWindowParameter;
 
@@ -78,6 +86,30 @@ inline void check_float_activation_range(ArgCheck& check, TVMValue* args, int mi
   const double high = real_at(args, min_index + 1);
   check.expect(representable_as_float(low) && representable_as_float(high), "activation bound is not a float");
   check.expect(low <= high, "activation min exceeds max");
+}
+
+// conv2d_s8 and depthwise_conv2d_s8 share their arguments after the tensors: 4 multipliers,
+// 5 shifts, 6-11 window, 12 input offset, 13 output offset, 14-15 activation range.
+inline void check_int8_parameters(ArgCheck& check, TVMValue* args) {
+  if (check.ok()) check_requantization(check, args, 4, 5, output_channels(args), -31, 31);
+  check_window(check, 6, true);
+  check.integer(12, -127, 128).integer(13, INT8_MIN, INT8_MAX);
+  check_activation_range(check, args, 14, INT8_MIN, INT8_MAX);
+}
+
+// The same arguments read into an int8 arithmetic (Int8Arithmetic or a refinement of it).
+template <class Arithmetic>
+Arithmetic int8_arithmetic_at(TVMValue* args) {
+  const DLTensor* bias = optional_tensor_at(args, kBias);
+  Arithmetic a{};
+  a.input_offset = static_cast<int32_t>(int_at(args, 12));
+  a.output_offset = static_cast<int32_t>(int_at(args, 13));
+  a.activation_min = static_cast<int32_t>(int_at(args, 14));
+  a.activation_max = static_cast<int32_t>(int_at(args, 15));
+  a.bias = bias != nullptr ? data_of<int32_t>(bias) : nullptr;
+  a.multipliers = data_of<int32_t>(tensor_at(args, 4));
+  a.shifts = data_of<int32_t>(tensor_at(args, 5));
+  return a;
 }
 
 }  // namespace grt::kernels::conv

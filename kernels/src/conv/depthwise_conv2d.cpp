@@ -24,11 +24,6 @@
 namespace grt::kernels::conv {
 namespace {
 
-constexpr int kInput = 0;
-constexpr int kFilter = 1;
-constexpr int kBias = 2;
-constexpr int kOutput = 3;
-
 // Per output pixel and output channel, the taps inside the image row by row (TFLM's order).
 template <class Arithmetic>
 void depthwise_conv2d_nhwc(const ConvGeometry& g, const typename Arithmetic::Input* input,
@@ -93,8 +88,6 @@ void check_shapes(ArgCheck& check, TVMValue* args, ElementType type, ElementType
   if (check.ok()) check_bias(check, args, kBias, bias, y->shape[3]);
 }
 
-int64_t output_channels(TVMValue* args) { return tensor_at(args, kOutput)->shape[3]; }
-
 }  // namespace
 }  // namespace grt::kernels::conv
 
@@ -110,15 +103,7 @@ namespace conv = grt::kernels::conv;
 GRT_KERNEL_FUNCTION(depthwise_conv2d_s8) {
   (void)type_codes, (void)num_args, (void)ret_value, (void)ret_type_code, (void)resource_handle;
   const conv::ConvGeometry g = conv::geometry_at(args, 6);
-  const DLTensor* bias = optional_tensor_at(args, conv::kBias);
-  conv::Int8Arithmetic arithmetic{};
-  arithmetic.input_offset = static_cast<int32_t>(int_at(args, 12));
-  arithmetic.output_offset = static_cast<int32_t>(int_at(args, 13));
-  arithmetic.activation_min = static_cast<int32_t>(int_at(args, 14));
-  arithmetic.activation_max = static_cast<int32_t>(int_at(args, 15));
-  arithmetic.bias = bias != nullptr ? data_of<int32_t>(bias) : nullptr;
-  arithmetic.multipliers = data_of<int32_t>(tensor_at(args, 4));
-  arithmetic.shifts = data_of<int32_t>(tensor_at(args, 5));
+  const auto arithmetic = conv::int8_arithmetic_at<conv::Int8Arithmetic>(args);
   const int8_t* input = data_of<int8_t>(tensor_at(args, conv::kInput));
   const int8_t* filter = data_of<int8_t>(tensor_at(args, conv::kFilter));
   int8_t* output = data_of<int8_t>(tensor_at(args, conv::kOutput));
@@ -136,10 +121,7 @@ GRT_CHECK_FUNCTION(depthwise_conv2d_s8) {
   ArgCheck check("depthwise_conv2d_s8", args, type_codes, num_args);
   check.count(16);
   conv::check_shapes(check, args, ElementType::kInt8, ElementType::kInt32);
-  if (check.ok()) conv::check_requantization(check, args, 4, 5, conv::output_channels(args), -31, 31);
-  conv::check_window(check, 6, true);
-  check.integer(12, -127, 128).integer(13, INT8_MIN, INT8_MAX);
-  conv::check_activation_range(check, args, 14, INT8_MIN, INT8_MAX);
+  conv::check_int8_parameters(check, args);
   return check.result();
 }
 

@@ -21,11 +21,6 @@
 namespace grt::kernels::conv {
 namespace {
 
-constexpr int kInput = 0;
-constexpr int kFilter = 1;
-constexpr int kBias = 2;
-constexpr int kOutput = 3;
-
 // Output pixel (oy, ox) receives input pixel (iy, ix) through tap (fy, fx) when
 // iy * stride_h + fy == oy + pad_top (and likewise for x).
 template <class Arithmetic>

@@ -86,9 +86,7 @@ GRT_CHECK_FUNCTION(strided_slice) {
   ArgCheck check("strided_slice", args, type_codes, num_args);
   check.count(5);
   if (check.ok()) {
-    check.expect(type_codes[0] == kTVMDLTensorHandle && args[0].v_handle != nullptr, "argument 0 is not a tensor")
-        .expect(type_codes[1] == kTVMDLTensorHandle && args[1].v_handle != nullptr, "argument 1 is not a tensor")
-        .tensor(2, ElementType::kInt32, 1)
+    check.any_tensor(0).any_tensor(1).tensor(2, ElementType::kInt32, 1)
         .tensor(3, ElementType::kInt32, 1)
         .tensor(4, ElementType::kInt32, 1);
   }
