@@ -8,7 +8,7 @@ set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
 
 set(GRT_CPU_FLAGS "-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16")
 set(CMAKE_C_FLAGS_INIT "${GRT_CPU_FLAGS} -ffunction-sections -fdata-sections")
-set(CMAKE_CXX_FLAGS_INIT "${GRT_CPU_FLAGS} -ffunction-sections -fdata-sections -fno-exceptions -fno-rtti -fno-threadsafe-statics -fno-use-cxa-atexit")
+set(CMAKE_CXX_FLAGS_INIT "${GRT_CPU_FLAGS} -ffunction-sections -fdata-sections -fno-exceptions -fno-rtti -fno-threadsafe-statics -fno-use-cxa-atexit -Wno-psabi")
 set(CMAKE_ASM_FLAGS_INIT "${GRT_CPU_FLAGS}")
 set(CMAKE_EXE_LINKER_FLAGS_INIT "${GRT_CPU_FLAGS} --specs=nano.specs -nostartfiles -Wl,--gc-sections")
 

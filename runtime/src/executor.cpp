@@ -6,7 +6,7 @@
 #include <new>
 #include <string.h>
 
-#include "error_text.h"
+#include "message.h"
 #include "executor_state.h"
 #include "graphrt/dynamic_memory.h"
 #include "graphrt/platform.h"
@@ -49,17 +49,6 @@ Schedule schedule(const grt_executor* x) {
 
 const char* kernel_name(const fb::Model* model, uint32_t node) {
   return model->kernels()->Get(model->nodes()->Get(node)->kernel())->c_str();
-}
-
-ErrorText& name_node(ErrorText& e, const grt_executor* x, uint32_t node) {
-  return e.text("node ").number(node).text(" (").text(kernel_name(x->model, node)).text(")");
-}
-
-ErrorText& name_tensor(ErrorText& e, const grt_executor* x, uint32_t t) {
-  e.text("tensor ").number(t);
-  const auto* name = x->model->tensors()->Get(t)->name();
-  if (name != nullptr && name->size() != 0) e.text(" ").quoted(name->c_str(), name->size());
-  return e;
 }
 
 // Where tensor t first appears in the input list followed by the output list, or -1.
@@ -214,7 +203,7 @@ uint32_t raw_enum(const Enum& field) {
 
 grt_status validate_raw_modes(uint32_t strategy, uint32_t arguments, grt_error* error) {
   if (strategy <= GRT_STRATEGY_STACK && arguments <= GRT_ARGUMENTS_PREPARED) return GRT_OK;
-  return ErrorText(error).text("unknown memory strategy ").number(strategy).text(" or argument mode ").number(arguments).status(GRT_ERR_ARGUMENT);
+  return fail(error, GRT_ERR_ARGUMENT, nullptr, "unknown memory strategy %u or argument mode %u", strategy, arguments);
 }
 
 grt_status validate_modes(grt_strategy strategy, grt_arguments arguments, grt_error* error) {
@@ -228,13 +217,13 @@ grt_status validate_option_modes(const grt_options* options, grt_error* error) {
 
 grt_status validate_options(const grt_options* options, grt_error* error) {
   if (options == nullptr || options->registry == nullptr) {
-    return ErrorText(error).text("options and options->registry are required").status(GRT_ERR_ARGUMENT);
+    return fail(error, GRT_ERR_ARGUMENT, nullptr, "options and options->registry are required");
   }
   const grt_status s = validate_option_modes(options, error);
   if (s != GRT_OK) return s;
   const grt_memory& m = options->memory;
   if (is_dynamic(m.strategy) && (m.allocator == nullptr || m.allocator->allocate == nullptr || m.allocator->free == nullptr)) {
-    return ErrorText(error).text("this memory strategy needs an allocator with allocate and free").status(GRT_ERR_ARGUMENT);
+    return fail(error, GRT_ERR_ARGUMENT, nullptr, "this memory strategy needs an allocator with allocate and free");
   }
   return GRT_OK;
 }
@@ -243,20 +232,22 @@ grt_status bind_static_pools(grt_executor* x, const grt_memory& m, grt_error* er
   const auto* pools = x->model->pools();
   const uint32_t count = count_of(pools);
   if (m.pool_count != count || (count != 0 && (m.pool_buffers == nullptr || m.pool_sizes == nullptr))) {
-    return ErrorText(error).text("the plan has ").number(count).text(" pools, ").number(m.pool_count).text(" buffers given").status(GRT_ERR_ARGUMENT);
+    return fail(error, GRT_ERR_ARGUMENT, nullptr, "the plan has %u pools, %u buffers given", count, m.pool_count);
   }
   for (uint32_t p = 0; p < count; ++p) {
     const auto* pool = pools->Get(p);
-    ErrorText e(error);
-    if (m.pool_buffers[p] == nullptr && pool->size() != 0) {
-      return e.text("pool ").quoted(pool->name() ? pool->name()->c_str() : "").text(" buffer is NULL").status(GRT_ERR_ARGUMENT);
+    const uint64_t size = pool->size();
+    const uint32_t alignment = pool->alignment();
+    if (m.pool_buffers[p] == nullptr && size != 0) {
+      return fail(error, GRT_ERR_ARGUMENT, x->model, "%p buffer is NULL", p);
     }
-    if (m.pool_sizes[p] < pool->size()) {
-      return e.text("pool ").quoted(pool->name() ? pool->name()->c_str() : "").text(" needs ").number(pool->size()).text(" bytes, ").number(m.pool_sizes[p]).text(" given").status(GRT_ERR_POOL_TOO_SMALL);
+    if (m.pool_sizes[p] < size) {
+      return fail(error, GRT_ERR_POOL_TOO_SMALL, x->model, "%p needs %u bytes, %u given", p, size, m.pool_sizes[p]);
     }
-    const uintptr_t misalignment = reinterpret_cast<uintptr_t>(m.pool_buffers[p]) % pool->alignment();
+    const uintptr_t misalignment = reinterpret_cast<uintptr_t>(m.pool_buffers[p]) % alignment;
     if (misalignment != 0) {
-      return e.text("pool ").quoted(pool->name() ? pool->name()->c_str() : "").text(" needs ").number(pool->alignment()).text("-byte alignment, buffer address mod ").number(pool->alignment()).text(" is ").number(misalignment).status(GRT_ERR_POOL_MISALIGNED);
+      return fail(error, GRT_ERR_POOL_MISALIGNED, x->model, "%p needs %u-byte alignment, buffer address mod %u is %u",
+                  p, alignment, alignment, misalignment);
     }
   }
   for (uint32_t p = 0; p < count; ++p) x->pool_base[p] = static_cast<uint8_t*>(m.pool_buffers[p]);
@@ -264,22 +255,23 @@ grt_status bind_static_pools(grt_executor* x, const grt_memory& m, grt_error* er
 }
 
 grt_status fail_out_of_memory(grt_executor* x, grt_error* error, int64_t node, uint32_t tensor, size_t bytes) {
-  ErrorText e(error);
-  e.text("out of memory: ");
-  if (node >= 0) name_node(e, x, static_cast<uint32_t>(node)).text(" needs ");
-  if (tensor != UINT32_MAX) {
-    name_tensor(e, x, tensor).text(" of ");
+  const fb::Model* m = x->model;
+  if (node >= 0 && tensor != UINT32_MAX) {
+    fail(error, GRT_ERR_OUT_OF_MEMORY, m, "out of memory: %n needs %t of %u bytes", node, tensor, bytes);
+  } else if (node >= 0) {
+    fail(error, GRT_ERR_OUT_OF_MEMORY, m, "out of memory: %n needs a workspace of %u bytes", node, bytes);
+  } else if (tensor != UINT32_MAX) {
+    fail(error, GRT_ERR_OUT_OF_MEMORY, m, "out of memory: %t of %u bytes", tensor, bytes);
   } else {
-    e.text("a workspace of ");
+    fail(error, GRT_ERR_OUT_OF_MEMORY, m, "out of memory: a workspace of %u bytes", bytes);
   }
-  e.number(bytes).text(" bytes");
-  grt_allocator_stats stats{};
   if (x->allocator->stats != nullptr) {
+    grt_allocator_stats stats{};
     x->allocator->stats(x->allocator->context, &stats);
-    e.text("; allocator has ").number(stats.bytes_in_use).text(" in use");
-    if (stats.largest_free != SIZE_MAX) e.text(", largest free ").number(stats.largest_free);
+    append(error, m, "; allocator has %u in use", stats.bytes_in_use);
+    if (stats.largest_free != SIZE_MAX) append(error, m, ", largest free %u", stats.largest_free);
   }
-  return e.status(GRT_ERR_OUT_OF_MEMORY);
+  return GRT_ERR_OUT_OF_MEMORY;
 }
 
 // Dynamic strategies: inputs and outputs (DYNAMIC) or every activation (STACK) are taken
@@ -366,19 +358,12 @@ void free_intermediates(grt_executor* x) {
 grt_status kernel_failed(grt_executor* x, uint32_t node, int code) {
   // What the kernel passed to TVMAPISetLastError is in the message about to be rewritten.
   const grt_error said = x->error;
-  ErrorText e(&x->error);
-  name_node(e, x, node).text(" failed");
-  if (said.message[0] != '\0') {
-    e.text(": ").text(said.message);
-  } else {
-    e.text(" with code ").signed_number(code);
-  }
-  return e.status(GRT_ERR_KERNEL_FAILED);
+  if (said.message[0] != '\0') return fail(&x->error, GRT_ERR_KERNEL_FAILED, x->model, "%n failed: %s", node, said.message);
+  return fail(&x->error, GRT_ERR_KERNEL_FAILED, x->model, "%n failed with code %d", node, code);
 }
 
 grt_status cancelled(grt_executor* x, uint32_t node) {
-  ErrorText e(&x->error);
-  return e.text("cancelled before node ").number(node).status(GRT_ERR_CANCELLED);
+  return fail(&x->error, GRT_ERR_CANCELLED, nullptr, "cancelled before node %u", node);
 }
 
 // PREPARED with planned memory and no hooks, the dispatch benchmark's case: nothing but
@@ -494,19 +479,17 @@ grt_status run_general(grt_executor* x) {
 
 grt_status bind_io(grt_executor* x, const flatbuffers::Vector<uint32_t>* list, uint32_t index, void* data, size_t size) {
   if (x == nullptr) return GRT_ERR_ARGUMENT;
-  ErrorText e(&x->error);
   if (list == nullptr || index >= list->size()) {
-    return e.text("no model input/output ").number(index).status(GRT_ERR_ARGUMENT);
+    return fail(&x->error, GRT_ERR_ARGUMENT, nullptr, "no model input/output %u", index);
   }
   const uint32_t t = list->Get(index);
   DLTensor* slot = io_slot(x, t);
   const size_t bytes = grt_tensor_bytes(slot);
   if (data == nullptr || size < bytes) {
-    name_tensor(e, x, t).text(" needs ").number(bytes).text(" bytes, ").number(data == nullptr ? 0 : size).text(" given");
-    return e.status(GRT_ERR_ARGUMENT);
+    return fail(&x->error, GRT_ERR_ARGUMENT, x->model, "%t needs %u bytes, %u given", t, bytes, data == nullptr ? 0 : size);
   }
   if (reinterpret_cast<uintptr_t>(data) % kActivationAlignment != 0) {
-    return name_tensor(e, x, t).text(" needs a 16-byte aligned buffer").status(GRT_ERR_ARGUMENT);
+    return fail(&x->error, GRT_ERR_ARGUMENT, x->model, "%t needs a 16-byte aligned buffer", t);
   }
   slot->data = data;
   sync_prepared(x);  // aliases of this input or output
@@ -599,21 +582,21 @@ grt_status lay_out(const void* blob, size_t blob_size, grt_strategy strategy, gr
   if (s == GRT_OK) s = check_model_local(*model, counts, error);
   if (s != GRT_OK) return s;
   *layout = compute_layout(*counts, count_arguments(*model), strategy, arguments);
-  if (!layout->fits) return ErrorText(error).text("model needs more bookkeeping than this machine can address").status(GRT_ERR_STORAGE_TOO_SMALL);
+  if (!layout->fits) return fail(error, GRT_ERR_STORAGE_TOO_SMALL, nullptr, "model needs more bookkeeping than this machine can address");
   return GRT_OK;
 }
 
 }  // namespace grt
 
-using grt::ErrorText;
+using grt::fail;
 
 extern "C" {
 
 grt_status grt_model_requirements_for(const void* blob, size_t blob_size, const grt_options* options,
                                       grt_requirements* out, grt_error* error) {
-  if (out == nullptr) return ErrorText(error).text("requirements output is NULL").status(GRT_ERR_ARGUMENT);
+  if (out == nullptr) return fail(error, GRT_ERR_ARGUMENT, nullptr, "requirements output is NULL");
   memset(out, 0, sizeof(*out));
-  if (options == nullptr) return ErrorText(error).text("options are required").status(GRT_ERR_ARGUMENT);
+  if (options == nullptr) return fail(error, GRT_ERR_ARGUMENT, nullptr, "options are required");
   const grt_status modes = grt::validate_option_modes(options, error);
   if (modes != GRT_OK) return modes;
   const grt_strategy strategy = options->memory.strategy;
@@ -652,7 +635,7 @@ grt_status grt_model_requirements(const void* blob, size_t blob_size, grt_strate
 static grt_status init_executor(grt_executor** out, void* storage, size_t storage_size, const void* blob,
                                 size_t blob_size, const grt_options* options, grt_error* error,
                                 const grt_kernel_entry* every_node_kernel) {
-  if (out == nullptr) return ErrorText(error).text("executor output is NULL").status(GRT_ERR_ARGUMENT);
+  if (out == nullptr) return fail(error, GRT_ERR_ARGUMENT, nullptr, "executor output is NULL");
   *out = nullptr;
   grt_status s = grt::validate_options(options, error);
   if (s != GRT_OK) return s;
@@ -664,10 +647,11 @@ static grt_status init_executor(grt_executor** out, void* storage, size_t storag
   s = grt::lay_out(blob, blob_size, strategy, options->arguments, &model, &counts, &layout, error);
   if (s != GRT_OK) return s;
   if (storage == nullptr || storage_size < layout.total) {
-    return ErrorText(error).text("executor storage needs ").number(layout.total).text(" bytes, ").number(storage == nullptr ? 0 : storage_size).text(" given").status(GRT_ERR_STORAGE_TOO_SMALL);
+    return fail(error, GRT_ERR_STORAGE_TOO_SMALL, nullptr, "executor storage needs %u bytes, %u given",
+                layout.total, storage == nullptr ? 0 : storage_size);
   }
   if (reinterpret_cast<uintptr_t>(storage) % grt::kBookkeepingAlignment != 0) {
-    return ErrorText(error).text("executor storage must be 8-byte aligned").status(GRT_ERR_ARGUMENT);
+    return fail(error, GRT_ERR_ARGUMENT, nullptr, "executor storage must be 8-byte aligned");
   }
   auto* base = static_cast<uint8_t*>(storage);
   grt_executor* x = new (storage) grt_executor();
@@ -715,9 +699,7 @@ static grt_status init_executor(grt_executor** out, void* storage, size_t storag
     const grt_kernel_entry* entry =
         every_node_kernel != nullptr ? every_node_kernel : grt_registry_find(options->registry, name->c_str(), name->size());
     if (entry == nullptr || entry->function == nullptr) {
-      ErrorText e(error);
-      grt::name_node(e, x, n).text(": kernel not registered");
-      return e.status(GRT_ERR_KERNEL_NOT_FOUND);
+      return fail(error, GRT_ERR_KERNEL_NOT_FOUND, model, "%n: kernel not registered", n);
     }
     TVMValue* values = x->values;
     int* codes = x->codes;
@@ -742,18 +724,13 @@ static grt_status init_executor(grt_executor** out, void* storage, size_t storag
       x->error.message[0] = '\0';  // where the check's TVMAPISetLastError text lands
       grt::CurrentExecutor current(x);
       if (entry->check(values, codes, static_cast<int>(arg_count), &ret, &ret_code, nullptr) != 0) {
-        ErrorText e(error);
-        grt::name_node(e, x, n).text(": bad arguments: ").text(x->error.message);
-        return e.status(GRT_ERR_KERNEL_ARGS);
+        return fail(error, GRT_ERR_KERNEL_ARGS, model, "%n: bad arguments: %s", n, x->error.message);
       }
     }
     for (uint32_t a = 0; a < 32; ++a) {
       if ((entry->writes & GRT_WRITES_ARG(a)) == 0) continue;
       if (a >= arg_count || node->args()->Get(a)->kind() != grt::fb::ArgKind::Output) {
-        ErrorText e(error);
-        grt::name_node(e, x, n).text(": the kernel writes argument ").number(a)
-            .text(", which is not an Output argument");
-        return e.status(GRT_ERR_KERNEL_ARGS);
+        return fail(error, GRT_ERR_KERNEL_ARGS, model, "%n: the kernel writes argument %u, which is not an Output argument", n, a);
       }
     }
   }
@@ -762,8 +739,11 @@ static grt_status init_executor(grt_executor** out, void* storage, size_t storag
     grt_memory memory = options->memory;
     void* shared_buffers[GRT_MAX_POOLS];
     size_t shared_sizes[GRT_MAX_POOLS];
-    if (options->shared_pool != nullptr) {
-      s = grt::place_pools_in_shared_pool(options->shared_pool, model, &memory, shared_buffers, shared_sizes, error);
+    const grt_shared_pool* shared = options->shared_pool;
+    if (shared != nullptr && shared->ops == nullptr) {
+      s = fail(error, GRT_ERR_ARGUMENT, nullptr, "shared pool is not initialised (grt_shared_pool_init)");
+    } else if (shared != nullptr) {
+      s = shared->ops->place(shared, model, &memory, shared_buffers, shared_sizes, error);
     }
     if (s == GRT_OK) s = grt::bind_static_pools(x, memory, error);
   } else {
@@ -786,9 +766,9 @@ grt_status grt_run(grt_executor* x) {
   if (x == nullptr) return GRT_ERR_ARGUMENT;
   grt::clear_error(&x->error);
   if (!x->memory_held) {
-    return ErrorText(&x->error).text("executor holds no memory: it was released; bind an allocator again first").status(GRT_ERR_ARGUMENT);
+    return fail(&x->error, GRT_ERR_ARGUMENT, nullptr, "executor holds no memory: it was released; bind an allocator again first");
   }
-  grt::SharedPoolHold shared_pool_hold(x);
+  grt::SharedPoolHold shared_pool_hold(x, x->shared_pool);
   if (shared_pool_hold.status() != GRT_OK) return shared_pool_hold.status();
   x->cancel_requested.store(0, std::memory_order_relaxed);
   grt::CurrentExecutor current(x);
@@ -910,7 +890,7 @@ grt_status grt_replay_allocations(const void* blob, size_t blob_size, grt_strate
                                   const grt_allocator* allocator, void* storage, size_t storage_size,
                                   grt_error* error) {
   if (!grt::is_dynamic(strategy)) {
-    return ErrorText(error).text("only GRT_STRATEGY_DYNAMIC and GRT_STRATEGY_STACK make allocator calls").status(GRT_ERR_ARGUMENT);
+    return fail(error, GRT_ERR_ARGUMENT, nullptr, "only GRT_STRATEGY_DYNAMIC and GRT_STRATEGY_STACK make allocator calls");
   }
   grt_registry unused_registry;
   grt_registry_init(&unused_registry, nullptr, 0, nullptr);
@@ -931,13 +911,13 @@ grt_status grt_replay_allocations(const void* blob, size_t blob_size, grt_strate
 grt_status grt_page_required_bytes(const void* blob, size_t blob_size, grt_strategy strategy,
                                    size_t page_size, grt_page_policy policy, void* scratch,
                                    size_t scratch_size, grt_page_budget* out, grt_error* error) {
-  if (out == nullptr) return ErrorText(error).text("page budget output is NULL").status(GRT_ERR_ARGUMENT);
+  if (out == nullptr) return fail(error, GRT_ERR_ARGUMENT, nullptr, "page budget output is NULL");
   memset(out, 0, sizeof(*out));
   if (!grt::is_dynamic(strategy)) {
-    return ErrorText(error).text("a page budget needs GRT_STRATEGY_DYNAMIC or GRT_STRATEGY_STACK").status(GRT_ERR_ARGUMENT);
+    return fail(error, GRT_ERR_ARGUMENT, nullptr, "a page budget needs GRT_STRATEGY_DYNAMIC or GRT_STRATEGY_STACK");
   }
   if (!grt::valid_page_size(page_size) || (policy != GRT_PAGE_FIRST_FIT && policy != GRT_PAGE_BEST_FIT)) {
-    return ErrorText(error).text("page size ").number(page_size).text(" is not a power of two >= 16, or the policy is unknown").status(GRT_ERR_ARGUMENT);
+    return fail(error, GRT_ERR_ARGUMENT, nullptr, "page size %u is not a power of two >= 16, or the policy is unknown", page_size);
   }
   grt_requirements requirements;
   grt_status s = grt_model_requirements(blob, blob_size, strategy, &requirements, error);
@@ -948,12 +928,13 @@ grt_status grt_page_required_bytes(const void* blob, size_t blob_size, grt_strat
   const uint64_t most_pages = grt::pages_if_nothing_reused(model, strategy, page_size);
   if (most_pages > GRT_PAGE_MAX_COUNT || most_pages > (SIZE_MAX - page_size) / page_size ||
       most_pages > (SIZE_MAX - requirements.bookkeeping_bytes) / GRT_PAGE_METADATA_BYTES_PER_PAGE) {
-    return ErrorText(error).text("model needs up to ").number(most_pages).text(" pages of ").number(page_size).text(" bytes; choose larger pages").status(GRT_ERR_ARGUMENT);
+    return fail(error, GRT_ERR_ARGUMENT, nullptr, "model needs up to %u pages of %u bytes; choose larger pages", most_pages, page_size);
   }
   const size_t bookkeeping = requirements.bookkeeping_bytes;  // a multiple of 8
   out->scratch_bytes = bookkeeping + static_cast<size_t>(most_pages) * GRT_PAGE_METADATA_BYTES_PER_PAGE;
   if (scratch == nullptr || scratch_size < out->scratch_bytes || reinterpret_cast<uintptr_t>(scratch) % 8 != 0) {
-    return ErrorText(error).text("page budget needs ").number(out->scratch_bytes).text(" bytes of 8-byte aligned scratch, ").number(scratch == nullptr ? 0 : scratch_size).text(" given").status(GRT_ERR_STORAGE_TOO_SMALL);
+    return fail(error, GRT_ERR_STORAGE_TOO_SMALL, nullptr, "page budget needs %u bytes of 8-byte aligned scratch, %u given",
+                out->scratch_bytes, scratch == nullptr ? 0 : scratch_size);
   }
   void* metadata = static_cast<uint8_t*>(scratch) + bookkeeping;
   // A replay never touches the pages, so they get a made-up page-aligned address and
@@ -1014,10 +995,10 @@ grt_status grt_page_required_bytes(const void* blob, size_t blob_size, grt_strat
 grt_status grt_set_allocator(grt_executor* x, const grt_allocator* allocator) {
   if (x == nullptr) return GRT_ERR_ARGUMENT;
   if (!grt::is_dynamic(grt::strategy_of(x))) {
-    return ErrorText(&x->error).text("only GRT_STRATEGY_DYNAMIC and GRT_STRATEGY_STACK executors use an allocator").status(GRT_ERR_ARGUMENT);
+    return fail(&x->error, GRT_ERR_ARGUMENT, nullptr, "only GRT_STRATEGY_DYNAMIC and GRT_STRATEGY_STACK executors use an allocator");
   }
   if (allocator == nullptr || allocator->allocate == nullptr || allocator->free == nullptr) {
-    return ErrorText(&x->error).text("the new allocator needs allocate and free").status(GRT_ERR_ARGUMENT);
+    return fail(&x->error, GRT_ERR_ARGUMENT, nullptr, "the new allocator needs allocate and free");
   }
   grt_release(x);
   x->allocator = allocator;

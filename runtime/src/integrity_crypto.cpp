@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "error_text.h"
+#include "message.h"
 #include "mbedtls/asn1.h"
 #include "mbedtls/bignum.h"
 #include "mbedtls/ecdsa.h"
@@ -56,12 +56,7 @@ struct VerifyContext {
 bool is_allocation_failure(int code) { return code == MBEDTLS_ERR_MPI_ALLOC_FAILED || code == MBEDTLS_ERR_ECP_ALLOC_FAILED; }
 
 grt_status crypto_failure(const grt_trusted_key& key, int code, grt_error* error) {
-  return ErrorText(error)
-      .text("mbedTLS error -")
-      .number(static_cast<uint64_t>(-static_cast<int64_t>(code)))
-      .text(" while verifying with key ")
-      .quoted(key.key_id)
-      .status(GRT_ERR_INTEGRITY);
+  return fail(error, GRT_ERR_INTEGRITY, nullptr, "mbedTLS error -%u while verifying with key %q", static_cast<uint64_t>(-static_cast<int64_t>(code)), key.key_id);
 }
 
 // SubjectPublicKeyInfo ::= SEQUENCE { SEQUENCE { id-ecPublicKey, prime256v1 }, BIT STRING }.
@@ -126,17 +121,17 @@ grt_status verify_signature(const grt_trusted_key& key, const uint8_t digest[GRT
   int rc = read_public_key(key, &c);
   if (is_allocation_failure(rc)) return crypto_failure(key, rc, error);
   if (rc != 0) {
-    return ErrorText(error).text("trusted key ").quoted(key.key_id).text(" is not a DER P-256 public key").status(GRT_ERR_KEY_INVALID);
+    return fail(error, GRT_ERR_KEY_INVALID, nullptr, "trusted key %q is not a DER P-256 public key", key.key_id);
   }
   rc = read_signature(signature, signature_size, &c);
   if (is_allocation_failure(rc)) return crypto_failure(key, rc, error);
   if (rc != 0) {
-    return ErrorText(error).text("blob signature is not DER ECDSA for key ").quoted(key.key_id).status(GRT_ERR_SIGNATURE_INVALID);
+    return fail(error, GRT_ERR_SIGNATURE_INVALID, nullptr, "blob signature is not DER ECDSA for key %q", key.key_id);
   }
   rc = mbedtls_ecdsa_verify(&c.group, digest, GRT_ENVELOPE_DIGEST_SIZE, &c.public_key, &c.r, &c.s);
   if (is_allocation_failure(rc)) return crypto_failure(key, rc, error);
   if (rc != 0) {
-    return ErrorText(error).text("blob signature does not verify with key ").quoted(key.key_id).status(GRT_ERR_SIGNATURE_INVALID);
+    return fail(error, GRT_ERR_SIGNATURE_INVALID, nullptr, "blob signature does not verify with key %q", key.key_id);
   }
   return GRT_OK;
 }

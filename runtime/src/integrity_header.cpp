@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "error_text.h"
+#include "message.h"
 
 namespace grt {
 namespace {
@@ -23,7 +23,7 @@ bool all_zero(const uint8_t* p, size_t n) {
 }
 
 grt_status refuse_magic(grt_error* error) {
-  return ErrorText(error).text("not a graphrt envelope (magic is not 'GRTE')").status(GRT_ERR_ENVELOPE_MALFORMED);
+  return fail(error, GRT_ERR_ENVELOPE_MALFORMED, nullptr, "not a graphrt envelope (magic is not 'GRTE')");
 }
 
 // Printable ASCII, then NUL padding to the end of the field; the id has at most 31 chars.
@@ -50,84 +50,53 @@ bool key_id_matches(const char* trusted, const EnvelopeHeader& header) {
 grt_status refuse_short_envelope(const uint8_t* bytes, size_t size, grt_error* error) {
   const size_t magic_bytes = size < 4 ? size : 4;
   if (magic_bytes != 0 && memcmp(bytes, GRT_ENVELOPE_MAGIC, magic_bytes) != 0) return refuse_magic(error);
-  return ErrorText(error)
-      .text("truncated envelope: ")
-      .number(size)
-      .text(" bytes, its header alone is ")
-      .number(GRT_ENVELOPE_HEADER_SIZE)
-      .status(GRT_ERR_ENVELOPE_TRUNCATED);
+  return fail(error, GRT_ERR_ENVELOPE_TRUNCATED, nullptr, "truncated envelope: %u bytes, its header alone is %u", size, GRT_ENVELOPE_HEADER_SIZE);
 }
 
 grt_status parse_envelope_header(const uint8_t* raw, EnvelopeHeader* out, grt_error* error) {
   if (memcmp(raw + f::kMagic, GRT_ENVELOPE_MAGIC, 4) != 0) return refuse_magic(error);
   const uint16_t header_version = read_u16(raw + f::kHeaderVersion);
   if (header_version != GRT_ENVELOPE_HEADER_VERSION) {
-    return ErrorText(error)
-        .text("envelope header version ")
-        .number(header_version)
-        .text(" is not supported: this runtime reads version ")
-        .number(GRT_ENVELOPE_HEADER_VERSION)
-        .status(GRT_ERR_ENVELOPE_MALFORMED);
+    return fail(error, GRT_ERR_ENVELOPE_MALFORMED, nullptr, "envelope header version %u is not supported: this runtime reads version %u", header_version, GRT_ENVELOPE_HEADER_VERSION);
   }
   const uint16_t header_size = read_u16(raw + f::kHeaderSize);
   if (header_size != GRT_ENVELOPE_HEADER_SIZE) {
-    return ErrorText(error)
-        .text("envelope header size ")
-        .number(header_size)
-        .text(", version 1 headers have ")
-        .number(GRT_ENVELOPE_HEADER_SIZE)
-        .status(GRT_ERR_ENVELOPE_MALFORMED);
+    return fail(error, GRT_ERR_ENVELOPE_MALFORMED, nullptr, "envelope header size %u, version 1 headers have %u", header_size, GRT_ENVELOPE_HEADER_SIZE);
   }
   const uint32_t flags = read_u32(raw + f::kFlags);
   if (flags != 0) {
-    return ErrorText(error).text("envelope flags ").number(flags).text(" are not supported (must be 0)").status(GRT_ERR_ENVELOPE_MALFORMED);
+    return fail(error, GRT_ERR_ENVELOPE_MALFORMED, nullptr, "envelope flags %u are not supported (must be 0)", flags);
   }
   const uint64_t model_offset = read_u32(raw + f::kModelOffset);
   if (model_offset < GRT_ENVELOPE_HEADER_SIZE || model_offset % GRT_ENVELOPE_MODEL_ALIGNMENT != 0) {
-    return ErrorText(error)
-        .text("envelope model offset ")
-        .number(model_offset)
-        .text(" is not a multiple of 16 at or after the header's end (")
-        .number(GRT_ENVELOPE_HEADER_SIZE)
-        .text(")")
-        .status(GRT_ERR_ENVELOPE_MALFORMED);
+    return fail(error, GRT_ERR_ENVELOPE_MALFORMED, nullptr, "envelope model offset %u is not a multiple of 16 at or after the header's end (%u)", model_offset, GRT_ENVELOPE_HEADER_SIZE);
   }
   const uint64_t model_size = read_u64(raw + f::kModelSize);
   // model_offset < 2^32, so the sum cannot wrap once model_size is below this bound, and
   // the result must also be addressable on this machine.
   const uint64_t max_model_size = (SIZE_MAX < UINT64_MAX / 2 ? static_cast<uint64_t>(SIZE_MAX) : UINT64_MAX / 2) - model_offset;
   if (model_size == 0 || model_size > max_model_size) {
-    return ErrorText(error)
-        .text("envelope model size ")
-        .number(model_size)
-        .text(" is zero or more than this machine can address")
-        .status(GRT_ERR_ENVELOPE_MALFORMED);
+    return fail(error, GRT_ERR_ENVELOPE_MALFORMED, nullptr, "envelope model size %u is zero or more than this machine can address", model_size);
   }
   size_t key_id_length = 0;
   if (!key_id_is_canonical(raw + f::kKeyId, &key_id_length)) {
-    return ErrorText(error)
-        .text("envelope key id is not printable ASCII (at most 31 characters, no quote) padded with zeros")
-        .status(GRT_ERR_ENVELOPE_MALFORMED);
+    return fail(error, GRT_ERR_ENVELOPE_MALFORMED, nullptr, "envelope key id is not printable ASCII (at most 31 characters, no quote) padded with zeros");
   }
   const uint16_t signature_size = read_u16(raw + f::kSignatureSize);
   if (signature_size > GRT_ENVELOPE_SIGNATURE_MAX) {
-    return ErrorText(error)
-        .text("envelope signature size ")
-        .number(signature_size)
-        .text(" exceeds the maximum ")
-        .number(GRT_ENVELOPE_SIGNATURE_MAX)
-        .status(GRT_ERR_ENVELOPE_MALFORMED);
+    return fail(error, GRT_ERR_ENVELOPE_MALFORMED, nullptr, "envelope signature size %u exceeds the maximum %u", signature_size, GRT_ENVELOPE_SIGNATURE_MAX);
   }
   // Not covered by the digest, so they must have exactly one value.
   if (!all_zero(raw + f::kSignature + signature_size, GRT_ENVELOPE_HEADER_SIZE - f::kSignature - signature_size)) {
-    return ErrorText(error).text("envelope bytes after the signature are not zero").status(GRT_ERR_ENVELOPE_MALFORMED);
+    return fail(error, GRT_ERR_ENVELOPE_MALFORMED, nullptr, "envelope bytes after the signature are not zero");
   }
   if ((signature_size == 0) != (key_id_length == 0)) {
-    return ErrorText(error)
-        .text(signature_size == 0 ? "envelope names key " : "envelope is signed but names no key ")
-        .quoted(reinterpret_cast<const char*>(raw + f::kKeyId), key_id_length)
-        .text(signature_size == 0 ? " but carries no signature" : "")
-        .status(GRT_ERR_ENVELOPE_MALFORMED);
+    // The key id field is canonical by now: NUL-padded, so it reads as a string.
+    const char* key_id = reinterpret_cast<const char*>(raw + f::kKeyId);
+    if (signature_size == 0) {
+      return fail(error, GRT_ERR_ENVELOPE_MALFORMED, nullptr, "envelope names key %q but carries no signature", key_id);
+    }
+    return fail(error, GRT_ERR_ENVELOPE_MALFORMED, nullptr, "envelope is signed but names no key %q", key_id);
   }
   out->raw = raw;
   out->model_offset = model_offset;
@@ -148,21 +117,14 @@ grt_status check_envelope_policy(const EnvelopeHeader& header, const grt_trust_c
       if (key_id_matches(trust->keys[i].key_id, header)) *key = &trust->keys[i];
     }
     if (*key == nullptr) {
-      return ErrorText(error).text("unknown key id ").quoted(header.key_id(), header.key_id_length).status(GRT_ERR_UNKNOWN_KEY);
+      return fail(error, GRT_ERR_UNKNOWN_KEY, nullptr, "unknown key id %q", header.key_id());
     }
   } else if (build_requires_signature() || (trust != nullptr && trust->require_signature != 0)) {
-    return ErrorText(error)
-        .text(build_requires_signature() ? "signature required (by this build) but absent" : "signature required but absent")
-        .status(GRT_ERR_SIGNATURE_MISSING);
+    return fail(error, GRT_ERR_SIGNATURE_MISSING, nullptr, "%s", build_requires_signature() ? "signature required (by this build) but absent" : "signature required but absent");
   }
   const uint64_t minimum = trust == nullptr ? 0 : trust->minimum_model_version;
   if (header.model_version < minimum) {
-    return ErrorText(error)
-        .text("model version ")
-        .number(header.model_version)
-        .text(" is below the minimum ")
-        .number(minimum)
-        .status(GRT_ERR_MODEL_ROLLBACK);
+    return fail(error, GRT_ERR_MODEL_ROLLBACK, nullptr, "model version %u is below the minimum %u", header.model_version, minimum);
   }
   return GRT_OK;
 }

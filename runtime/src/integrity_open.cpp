@@ -1,7 +1,7 @@
 // The in-memory check: the whole envelope is addressable (RAM or memory-mapped flash).
 #include <string.h>
 
-#include "error_text.h"
+#include "message.h"
 #include "graphrt/integrity.h"
 #include "integrity_crypto.h"
 #include "integrity_header.h"
@@ -16,19 +16,14 @@ grt_status hash_envelope(const uint8_t* bytes, const EnvelopeHeader& header, uin
   const size_t after_header = static_cast<size_t>(header.envelope_size) - GRT_ENVELOPE_HEADER_SIZE;
   if (!sha.start() || !sha.update(bytes, envelope_field::kDigestedPrefix) ||
       !sha.update(bytes + GRT_ENVELOPE_HEADER_SIZE, after_header) || !sha.finish(digest)) {
-    return ErrorText(error).text("mbedTLS SHA-256 failed").status(GRT_ERR_INTEGRITY);
+    return fail(error, GRT_ERR_INTEGRITY, nullptr, "mbedTLS SHA-256 failed");
   }
   return GRT_OK;
 }
 
 grt_status check_envelope_size(size_t size, const EnvelopeHeader& header, grt_error* error) {
   if (size == header.envelope_size) return GRT_OK;
-  return ErrorText(error)
-      .text(size < header.envelope_size ? "truncated envelope: " : "envelope has ")
-      .number(size)
-      .text(" bytes, header says ")
-      .number(header.envelope_size)
-      .status(size < header.envelope_size ? GRT_ERR_ENVELOPE_TRUNCATED : GRT_ERR_ENVELOPE_MALFORMED);
+  return fail(error, size < header.envelope_size ? GRT_ERR_ENVELOPE_TRUNCATED : GRT_ERR_ENVELOPE_MALFORMED, nullptr, "%s%u bytes, header says %u", size < header.envelope_size ? "truncated envelope: " : "envelope has ", size, header.envelope_size);
 }
 
 }  // namespace
@@ -37,7 +32,7 @@ grt_status check_envelope_size(size_t size, const EnvelopeHeader& header, grt_er
 extern "C" grt_status grt_envelope_peek(const void* header, size_t header_size, grt_envelope_info* info, grt_error* error) {
   grt::clear_error(error);
   if (header == nullptr || info == nullptr) {
-    return grt::ErrorText(error).text("grt_envelope_peek: header and info must not be NULL").status(GRT_ERR_ARGUMENT);
+    return grt::fail(error, GRT_ERR_ARGUMENT, nullptr, "grt_envelope_peek: header and info must not be NULL");
   }
   const uint8_t* bytes = static_cast<const uint8_t*>(header);
   if (header_size < GRT_ENVELOPE_HEADER_SIZE) return grt::refuse_short_envelope(bytes, header_size, error);
@@ -52,7 +47,7 @@ extern "C" grt_status grt_envelope_open(const void* envelope, size_t envelope_si
                                         const void** model, size_t* model_size, grt_envelope_info* info, grt_error* error) {
   grt::clear_error(error);
   if (model == nullptr || model_size == nullptr || (envelope == nullptr && envelope_size != 0)) {
-    return grt::ErrorText(error).text("grt_envelope_open: envelope, model and model_size must not be NULL").status(GRT_ERR_ARGUMENT);
+    return grt::fail(error, GRT_ERR_ARGUMENT, nullptr, "grt_envelope_open: envelope, model and model_size must not be NULL");
   }
   *model = nullptr;
   *model_size = 0;

@@ -3,7 +3,7 @@
 #include <new>
 #include <string.h>
 
-#include "error_text.h"
+#include "message.h"
 #include "graphrt/integrity.h"
 #include "integrity_crypto.h"
 #include "integrity_header.h"
@@ -41,7 +41,7 @@ StreamState* state_of(grt_envelope_stream* stream) {
 }
 
 // Records the first failure so that later calls repeat it, and reports it.
-grt_status fail(StreamState* state, grt_status status, grt_error* error) {
+grt_status remember_failure(StreamState* state, grt_status status, grt_error* error) {
   state->failure_status = status;
   state->failure.status = status;
   if (error != nullptr) *error = state->failure;
@@ -56,10 +56,10 @@ grt_status replay(const StreamState* state, grt_error* error) {
 grt_status refuse_unusable(grt_envelope_stream* stream, grt_error* error) {
   StreamState* state = state_of(stream);
   if (state == nullptr) {
-    return ErrorText(error).text("envelope stream not initialised (call grt_envelope_stream_init)").status(GRT_ERR_ARGUMENT);
+    return fail(error, GRT_ERR_ARGUMENT, nullptr, "envelope stream not initialised (call grt_envelope_stream_init)");
   }
   if (state->failure_status != GRT_OK) return replay(state, error);
-  return ErrorText(error).text("envelope stream already finished").status(GRT_ERR_ARGUMENT);
+  return fail(error, GRT_ERR_ARGUMENT, nullptr, "envelope stream already finished");
 }
 
 bool usable(grt_envelope_stream* stream) {
@@ -72,7 +72,7 @@ grt_status complete_header(StreamState* state) {
   if (status == GRT_OK) status = check_envelope_policy(state->header, state->trust, &state->key, &state->failure);
   if (status != GRT_OK) return status;
   if (!state->sha.start() || !state->sha.update(state->header_bytes, envelope_field::kDigestedPrefix)) {
-    return ErrorText(&state->failure).text("mbedTLS SHA-256 failed").status(GRT_ERR_INTEGRITY);
+    return fail(&state->failure, GRT_ERR_INTEGRITY, nullptr, "mbedTLS SHA-256 failed");
   }
   state->header_done = true;
   return GRT_OK;
@@ -83,7 +83,7 @@ grt_status complete_header(StreamState* state) {
 
 extern "C" grt_status grt_envelope_stream_init(grt_envelope_stream* stream, const grt_trust_config* trust, grt_error* error) {
   grt::clear_error(error);
-  if (stream == nullptr) return grt::ErrorText(error).text("grt_envelope_stream_init: stream is NULL").status(GRT_ERR_ARGUMENT);
+  if (stream == nullptr) return grt::fail(error, GRT_ERR_ARGUMENT, nullptr, "grt_envelope_stream_init: stream is NULL");
   // The state is a C++ object (it owns an mbedTLS context) living in the caller's storage.
   grt::StreamState* state = new (stream->opaque.bytes) grt::StreamState();
   state->tag = grt::kLiveTag;
@@ -102,7 +102,7 @@ extern "C" grt_status grt_envelope_stream_update(grt_envelope_stream* stream, co
   if (!grt::usable(stream)) return grt::refuse_unusable(stream, error);
   grt::StreamState* state = grt::state_of(stream);
   if (chunk == nullptr && size != 0) {
-    return grt::ErrorText(error).text("grt_envelope_stream_update: chunk is NULL").status(GRT_ERR_ARGUMENT);
+    return grt::fail(error, GRT_ERR_ARGUMENT, nullptr, "grt_envelope_stream_update: chunk is NULL");
   }
   const uint8_t* p = static_cast<const uint8_t*>(chunk);
   if (!state->header_done && size != 0) {
@@ -114,21 +114,19 @@ extern "C" grt_status grt_envelope_stream_update(grt_envelope_stream* stream, co
     size -= taken;
     if (state->received == GRT_ENVELOPE_HEADER_SIZE) {
       const grt_status status = grt::complete_header(state);
-      if (status != GRT_OK) return grt::fail(state, status, error);
+      if (status != GRT_OK) return grt::remember_failure(state, status, error);
     }
   }
   if (size == 0) return GRT_OK;
   // size_t and uint64_t: neither sum can wrap, received <= envelope_size < 2^63.
   if (static_cast<uint64_t>(size) > state->header.envelope_size - state->received) {
-    grt::ErrorText(&state->failure)
-        .text("envelope has more than ")
-        .number(state->header.envelope_size)
-        .text(" bytes, as its header says");
-    return grt::fail(state, GRT_ERR_ENVELOPE_MALFORMED, error);
+    grt::fail(&state->failure, GRT_ERR_ENVELOPE_MALFORMED, nullptr, "envelope has more than %u bytes, as its header says",
+              state->header.envelope_size);
+    return grt::remember_failure(state, GRT_ERR_ENVELOPE_MALFORMED, error);
   }
   if (!state->sha.update(p, size)) {
-    grt::ErrorText(&state->failure).text("mbedTLS SHA-256 failed");
-    return grt::fail(state, GRT_ERR_INTEGRITY, error);
+    grt::fail(&state->failure, GRT_ERR_INTEGRITY, nullptr, "mbedTLS SHA-256 failed");
+    return grt::remember_failure(state, GRT_ERR_INTEGRITY, error);
   }
   state->received += size;
   return GRT_OK;
@@ -141,23 +139,20 @@ extern "C" grt_status grt_envelope_stream_finish(grt_envelope_stream* stream, gr
   state->finished = true;
   if (!state->header_done) {
     const grt_status status = grt::refuse_short_envelope(state->header_bytes, static_cast<size_t>(state->received), &state->failure);
-    return grt::fail(state, status, error);
+    return grt::remember_failure(state, status, error);
   }
   if (state->received < state->header.envelope_size) {
-    grt::ErrorText(&state->failure)
-        .text("truncated envelope: ")
-        .number(state->received)
-        .text(" bytes, header says ")
-        .number(state->header.envelope_size);
-    return grt::fail(state, GRT_ERR_ENVELOPE_TRUNCATED, error);
+    grt::fail(&state->failure, GRT_ERR_ENVELOPE_TRUNCATED, nullptr, "truncated envelope: %u bytes, header says %u",
+              state->received, state->header.envelope_size);
+    return grt::remember_failure(state, GRT_ERR_ENVELOPE_TRUNCATED, error);
   }
   uint8_t digest[GRT_ENVELOPE_DIGEST_SIZE];
   if (!state->sha.finish(digest)) {
-    grt::ErrorText(&state->failure).text("mbedTLS SHA-256 failed");
-    return grt::fail(state, GRT_ERR_INTEGRITY, error);
+    grt::fail(&state->failure, GRT_ERR_INTEGRITY, nullptr, "mbedTLS SHA-256 failed");
+    return grt::remember_failure(state, GRT_ERR_INTEGRITY, error);
   }
   const grt_status status = grt::check_digest_and_signature(state->header, state->key, digest, &state->failure);
-  if (status != GRT_OK) return grt::fail(state, status, error);
+  if (status != GRT_OK) return grt::remember_failure(state, status, error);
   grt::fill_envelope_info(state->header, state->key, info);
   return GRT_OK;
 }

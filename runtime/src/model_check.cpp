@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "error_text.h"
+#include "message.h"
 
 namespace grt {
 namespace {
@@ -18,34 +18,6 @@ bool is_power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 template <typename T>
 bool misaligned_64(const flatbuffers::Vector<T>* v) {
   return v != nullptr && v->size() != 0 && reinterpret_cast<uintptr_t>(v->data()) % 8 != 0;
-}
-
-const char* str(const flatbuffers::String* s) { return s == nullptr ? "" : s->c_str(); }
-size_t len(const flatbuffers::String* s) { return s == nullptr ? 0 : s->size(); }
-
-// "tensor 7 'conv1/out'"
-ErrorText& name_tensor(ErrorText& e, const fb::Model* model, uint32_t index) {
-  e.text("tensor ").number(index);
-  const auto* t = model->tensors()->Get(index);
-  if (t->name() != nullptr && t->name()->size() != 0) e.text(" ").quoted(t->name()->c_str(), t->name()->size());
-  return e;
-}
-
-// "node 12 (conv2d_s8)"
-ErrorText& name_node(ErrorText& e, const fb::Model* model, uint32_t index) {
-  e.text("node ").number(index);
-  const auto* node = model->nodes()->Get(index);
-  const auto* kernels = model->kernels();
-  if (kernels != nullptr && node->kernel() < kernels->size()) {
-    const auto* k = kernels->Get(node->kernel());
-    e.text(" (").text(str(k)).text(")");
-  }
-  return e;
-}
-
-ErrorText& name_pool(ErrorText& e, const fb::Model* model, uint32_t index) {
-  const auto* p = model->pools()->Get(index);
-  return e.text("pool ").quoted(str(p->name()), len(p->name()));
 }
 
 template <typename T>
@@ -72,86 +44,85 @@ grt_status check_version_only(const uint8_t* bytes, size_t size, grt_error* erro
     return GRT_OK;
   }
   if (model->version_major() != GRT_SCHEMA_VERSION_MAJOR) {
-    return ErrorText(error)
-        .text("blob schema version ")
-        .number(model->version_major())
-        .text(".")
-        .number(model->version_minor())
-        .text(" is not supported: this runtime reads version ")
-        .number(GRT_SCHEMA_VERSION_MAJOR)
-        .text(".x")
-        .status(GRT_ERR_BLOB_VERSION);
+    return fail(error, GRT_ERR_BLOB_VERSION, nullptr, "blob schema version %u.%u is not supported: this runtime reads version %u.x",
+                model->version_major(), model->version_minor(), GRT_SCHEMA_VERSION_MAJOR);
   }
   return GRT_OK;
 }
 
+// Elements of a shape, or UINT64_MAX if it has a negative dimension or exceeds the limit.
+uint64_t checked_elements(const flatbuffers::Vector<int64_t>* shape, int64_t* bad_dim) {
+  uint64_t elements = 1;
+  for (uint32_t i = 0; i < count_of(shape); ++i) {
+    const int64_t dim = shape->Get(i);
+    if (dim < 0 || static_cast<uint64_t>(dim) > kMaxTensorBytes ||
+        (dim != 0 && elements > kMaxTensorBytes / static_cast<uint64_t>(dim))) {
+      *bad_dim = dim;
+      return UINT64_MAX;
+    }
+    elements *= static_cast<uint64_t>(dim);
+  }
+  return elements;
+}
+
 grt_status check_tensor(const fb::Model* model, uint32_t index, ModelCounts* counts, grt_error* error) {
   const auto* t = model->tensors()->Get(index);
-  if (static_cast<uint32_t>(t->dtype()) > static_cast<uint32_t>(fb::DType::MAX)) {
-    ErrorText e(error);
-    return name_tensor(e, model, index).text(" has unknown dtype ").number(static_cast<uint32_t>(t->dtype())).status(GRT_ERR_SHAPE);
+  const auto dtype = t->dtype();
+  const auto* shape = t->shape();
+  if (static_cast<uint32_t>(dtype) > static_cast<uint32_t>(fb::DType::MAX)) {
+    return fail(error, GRT_ERR_SHAPE, model, "%t has unknown dtype %u", index, dtype);
   }
   // FlatBuffers' verifier checks 4-byte alignment only; 64-bit vectors are read in place
   // (DLTensor.shape points into the blob), and an unaligned 64-bit load faults on some cores.
-  if (misaligned_64(t->shape()) || (t->quantization() != nullptr && misaligned_64(t->quantization()->zero_point()))) {
-    ErrorText e(error);
-    return name_tensor(e, model, index).text(" has a 64-bit vector off an 8-byte boundary").status(GRT_ERR_BLOB_MALFORMED);
+  const auto* quantization = t->quantization();
+  if (misaligned_64(shape) || (quantization != nullptr && misaligned_64(quantization->zero_point()))) {
+    return fail(error, GRT_ERR_BLOB_MALFORMED, model, "%t has a 64-bit vector off an 8-byte boundary", index);
   }
-  uint64_t elements = 1;
-  if (t->shape() != nullptr) {
-    if (t->shape()->size() > 8) {
-      ErrorText e(error);
-      return name_tensor(e, model, index).text(" has ").number(t->shape()->size()).text(" dimensions, at most 8 are supported").status(GRT_ERR_SHAPE);
-    }
-    for (const int64_t dim : *t->shape()) {
-      if (dim < 0 || static_cast<uint64_t>(dim) > kMaxTensorBytes ||
-          (dim != 0 && elements > kMaxTensorBytes / static_cast<uint64_t>(dim))) {
-        ErrorText e(error);
-        return name_tensor(e, model, index).text(" has an invalid or oversized dimension ").signed_number(dim).status(GRT_ERR_SHAPE);
-      }
-      elements *= static_cast<uint64_t>(dim);
-    }
+  if (count_of(shape) > 8) {
+    return fail(error, GRT_ERR_SHAPE, model, "%t has %u dimensions, at most 8 are supported", index, count_of(shape));
   }
-  const uint64_t bytes = elements * dtype_size(t->dtype());
+  int64_t bad_dim = 0;
+  const uint64_t elements = checked_elements(shape, &bad_dim);
+  if (elements == UINT64_MAX) {
+    return fail(error, GRT_ERR_SHAPE, model, "%t has an invalid or oversized dimension %d", index, bad_dim);
+  }
+  const uint64_t element_bytes = dtype_size(dtype);
+  const uint64_t bytes = elements * element_bytes;
   if (bytes > kMaxTensorBytes || bytes > SIZE_MAX) {
-    ErrorText e(error);
-    return name_tensor(e, model, index).text(" needs ").number(bytes).text(" bytes, more than this machine can address").status(GRT_ERR_SHAPE);
+    return fail(error, GRT_ERR_SHAPE, model, "%t needs %u bytes, more than this machine can address", index, bytes);
   }
+  const uint64_t offset = t->offset();
   switch (t->kind()) {
     case fb::TensorKind::Constant: {
+      const uint32_t buffer = t->buffer();
       const uint32_t buffers = count_of(model->buffers());
-      if (t->buffer() >= buffers) {
-        ErrorText e(error);
-        return name_tensor(e, model, index).text(" uses buffer ").number(t->buffer()).text(", but the blob has ").number(buffers).status(GRT_ERR_INDEX_RANGE);
+      if (buffer >= buffers) {
+        return fail(error, GRT_ERR_INDEX_RANGE, model, "%t uses buffer %u, but the blob has %u", index, buffer, buffers);
       }
-      const auto* data = model->buffers()->Get(t->buffer())->data();
-      const uint64_t have = data == nullptr ? 0 : data->size();
+      const auto* data = model->buffers()->Get(buffer)->data();
+      const uint64_t have = count_of(data);
       if (have != bytes) {
-        ErrorText e(error);
-        return name_tensor(e, model, index).text(" needs ").number(bytes).text(" bytes, its buffer ").number(t->buffer()).text(" holds ").number(have).status(GRT_ERR_BUFFER_BOUNDS);
+        return fail(error, GRT_ERR_BUFFER_BOUNDS, model, "%t needs %u bytes, its buffer %u holds %u", index, bytes, buffer, have);
       }
       // Empty constants have no bytes to align (FlatBuffers may place them anywhere).
       if (have != 0 && (reinterpret_cast<uintptr_t>(data->data()) % 16) != 0) {
-        ErrorText e(error);
-        return name_tensor(e, model, index).text(" has constant bytes off a 16-byte boundary (buffer ").number(t->buffer()).text(")").status(GRT_ERR_CONSTANT_ALIGNMENT);
+        return fail(error, GRT_ERR_CONSTANT_ALIGNMENT, model, "%t has constant bytes off a 16-byte boundary (buffer %u)", index, buffer);
       }
       return GRT_OK;
     }
     case fb::TensorKind::Activation: {
+      const uint32_t pool = t->pool();
       const uint32_t pools = count_of(model->pools());
-      if (t->pool() >= pools) {
-        ErrorText e(error);
-        return name_tensor(e, model, index).text(" is planned in pool ").number(t->pool()).text(", but the blob has ").number(pools).status(GRT_ERR_INDEX_RANGE);
+      if (pool >= pools) {
+        return fail(error, GRT_ERR_INDEX_RANGE, model, "%t is planned in pool %u, but the blob has %u", index, pool, pools);
       }
-      const uint64_t pool_size = model->pools()->Get(t->pool())->size();
-      if (t->offset() > pool_size || bytes > pool_size - t->offset()) {
-        ErrorText e(error);
-        name_tensor(e, model, index).text(" at offset ").number(t->offset()).text(" + ").number(bytes).text(" bytes ends past ");
-        return name_pool(e, model, t->pool()).text(" of ").number(pool_size).text(" bytes").status(GRT_ERR_POOL_BOUNDS);
+      const uint64_t pool_size = model->pools()->Get(pool)->size();
+      if (offset > pool_size || bytes > pool_size - offset) {
+        return fail(error, GRT_ERR_POOL_BOUNDS, model, "%t at offset %u + %u bytes ends past %p of %u bytes",
+                    index, offset, bytes, pool, pool_size);
       }
-      if (t->offset() % dtype_size(t->dtype()) != 0) {
-        ErrorText e(error);
-        return name_tensor(e, model, index).text(" offset ").number(t->offset()).text(" is not aligned to its element size").status(GRT_ERR_POOL_BOUNDS);
+      if (offset % element_bytes != 0) {
+        return fail(error, GRT_ERR_POOL_BOUNDS, model, "%t offset %u is not aligned to its element size", index, offset);
       }
       counts->activations++;
       counts->stack_bytes += GRT_STACK_ALLOCATION_BYTES(bytes, 16u);
@@ -160,29 +131,13 @@ grt_status check_tensor(const fb::Model* model, uint32_t index, ModelCounts* cou
     case fb::TensorKind::Alias: {
       const uint32_t tensors = count_of(model->tensors());
       if (t->alias_of() >= tensors || t->alias_of() == index) {
-        ErrorText e(error);
-        return name_tensor(e, model, index).text(" aliases tensor ").number(t->alias_of()).text(", which is not another tensor of the blob").status(GRT_ERR_ALIAS);
+        return fail(error, GRT_ERR_ALIAS, model, "%t aliases tensor %u, which is not another tensor of the blob", index, t->alias_of());
       }
-      // Follow the chain with a step bound: a chain longer than the tensor count is a cycle.
-      uint32_t cursor = index;
-      uint64_t offset = 0;
-      for (uint32_t steps = 0; model->tensors()->Get(cursor)->kind() == fb::TensorKind::Alias; ++steps) {
-        if (steps > tensors) {
-          ErrorText e(error);
-          return name_tensor(e, model, index).text(" is part of an alias cycle").status(GRT_ERR_ALIAS);
-        }
-        const auto* link = model->tensors()->Get(cursor);
-        if (link->alias_of() >= tensors) break;  // reported when that tensor is checked
-        offset += link->offset();
-        if (offset > kMaxTensorBytes) break;
-        cursor = link->alias_of();
-      }
-      counts->aliases++;
+      counts->aliases++;  // chains are followed once every link is known in range
       return GRT_OK;
     }
   }
-  ErrorText e(error);
-  return name_tensor(e, model, index).text(" has unknown kind ").number(static_cast<uint32_t>(t->kind())).status(GRT_ERR_GRAPH);
+  return fail(error, GRT_ERR_GRAPH, model, "%t has unknown kind %u", index, t->kind());
 }
 
 // Alias sizes need every tensor's own checks done first (the target's shape).
@@ -190,20 +145,40 @@ grt_status check_alias_fits(const fb::Model* model, uint32_t index, grt_error* e
   const auto* t = model->tensors()->Get(index);
   uint64_t offset = 0;
   const uint32_t root = alias_root(model, index, &offset);
-  if (root == kUnset) {
-    ErrorText e(error);
-    return name_tensor(e, model, index).text(" aliases a tensor index out of range").status(GRT_ERR_ALIAS);
-  }
+  if (root == kUnset) return fail(error, GRT_ERR_ALIAS, model, "%t is part of an alias cycle", index);
   const uint64_t root_bytes = tensor_bytes(model->tensors()->Get(root));
   const uint64_t bytes = tensor_bytes(t);
   if (offset > root_bytes || bytes > root_bytes - offset) {
-    ErrorText e(error);
-    name_tensor(e, model, index).text(" needs ").number(bytes).text(" bytes at offset ").number(offset).text(" of ");
-    return name_tensor(e, model, root).text(", which has ").number(root_bytes).status(GRT_ERR_ALIAS);
+    return fail(error, GRT_ERR_ALIAS, model, "%t needs %u bytes at offset %u of %t, which has %u",
+                index, bytes, offset, root, root_bytes);
   }
   if (offset % dtype_size(t->dtype()) != 0) {
-    ErrorText e(error);
-    return name_tensor(e, model, index).text(" alias offset ").number(offset).text(" is not aligned to its element size").status(GRT_ERR_ALIAS);
+    return fail(error, GRT_ERR_ALIAS, model, "%t alias offset %u is not aligned to its element size", index, offset);
+  }
+  return GRT_OK;
+}
+
+grt_status check_arg(const fb::Model* model, uint32_t index, uint32_t a, const fb::Arg* arg, grt_error* error) {
+  const auto kind = arg->kind();
+  if (kind == fb::ArgKind::Int || kind == fb::ArgKind::Float || kind == fb::ArgKind::None) return GRT_OK;
+  if (kind != fb::ArgKind::Input && kind != fb::ArgKind::Output && kind != fb::ArgKind::IntArray) {
+    return fail(error, GRT_ERR_GRAPH, model, "%n argument %u has unknown kind %u", index, a, kind);
+  }
+  const int64_t value = arg->value();
+  const uint32_t tensors = count_of(model->tensors());
+  if (value < 0 || static_cast<uint64_t>(value) >= tensors) {
+    return fail(error, GRT_ERR_INDEX_RANGE, model, "%n argument %u names tensor %d, but the blob has %u", index, a, value, tensors);
+  }
+  const uint32_t t = static_cast<uint32_t>(value);
+  uint64_t offset = 0;
+  if (kind == fb::ArgKind::Output && model->tensors()->Get(alias_root(model, t, &offset))->kind() == fb::TensorKind::Constant) {
+    return fail(error, GRT_ERR_GRAPH, model, "%n writes constant %t", index, t);
+  }
+  if (kind == fb::ArgKind::IntArray) {
+    const auto* tensor = model->tensors()->Get(t);
+    if (tensor->kind() != fb::TensorKind::Constant || tensor->dtype() != fb::DType::Int32 || count_of(tensor->shape()) != 1) {
+      return fail(error, GRT_ERR_GRAPH, model, "%n argument %u wants a constant 1-D int32 array, %t is not one", index, a, t);
+    }
   }
   return GRT_OK;
 }
@@ -212,72 +187,33 @@ grt_status check_node(const fb::Model* model, uint32_t index, ModelCounts* count
   const auto* node = model->nodes()->Get(index);
   const uint32_t kernels = count_of(model->kernels());
   if (node->kernel() >= kernels) {
-    ErrorText e(error);
-    return e.text("node ").number(index).text(" uses kernel ").number(node->kernel()).text(", but the blob names ").number(kernels).status(GRT_ERR_INDEX_RANGE);
+    return fail(error, GRT_ERR_INDEX_RANGE, nullptr, "node %u uses kernel %u, but the blob names %u", index, node->kernel(), kernels);
   }
-  const uint32_t tensors = count_of(model->tensors());
-  const uint32_t nargs = count_of(node->args());
-  if (misaligned_64(node->args())) {
-    ErrorText e(error);
-    return e.text("node ").number(index).text(" has its arguments off an 8-byte boundary").status(GRT_ERR_BLOB_MALFORMED);
+  const auto* args = node->args();
+  const uint32_t nargs = count_of(args);
+  if (misaligned_64(args)) {
+    return fail(error, GRT_ERR_BLOB_MALFORMED, nullptr, "node %u has its arguments off an 8-byte boundary", index);
   }
   if (nargs > 255) {
-    ErrorText e(error);
-    return name_node(e, model, index).text(" has ").number(nargs).text(" arguments, at most 255 are supported").status(GRT_ERR_GRAPH);
+    return fail(error, GRT_ERR_GRAPH, model, "%n has %u arguments, at most 255 are supported", index, nargs);
   }
   for (uint32_t a = 0; a < nargs; ++a) {
-    const auto* arg = node->args()->Get(a);
-    switch (arg->kind()) {
-      case fb::ArgKind::Input:
-      case fb::ArgKind::Output:
-      case fb::ArgKind::IntArray: {
-        if (arg->value() < 0 || static_cast<uint64_t>(arg->value()) >= tensors) {
-          ErrorText e(error);
-          return name_node(e, model, index).text(" argument ").number(a).text(" names tensor ").signed_number(arg->value()).text(", but the blob has ").number(tensors).status(GRT_ERR_INDEX_RANGE);
-        }
-        const uint32_t t = static_cast<uint32_t>(arg->value());
-        uint64_t offset = 0;
-        const auto kind = model->tensors()->Get(alias_root(model, t, &offset))->kind();
-        if (arg->kind() == fb::ArgKind::Output && kind == fb::TensorKind::Constant) {
-          ErrorText e(error);
-          name_node(e, model, index).text(" writes constant ");
-          return name_tensor(e, model, t).status(GRT_ERR_GRAPH);
-        }
-        if (arg->kind() == fb::ArgKind::IntArray) {
-          const auto* tensor = model->tensors()->Get(t);
-          if (tensor->kind() != fb::TensorKind::Constant || tensor->dtype() != fb::DType::Int32 ||
-              tensor->shape() == nullptr || tensor->shape()->size() != 1) {
-            ErrorText e(error);
-            name_node(e, model, index).text(" argument ").number(a).text(" wants a constant 1-D int32 array, ");
-            return name_tensor(e, model, t).text(" is not one").status(GRT_ERR_GRAPH);
-          }
-        }
-        break;
-      }
-      case fb::ArgKind::Int:
-      case fb::ArgKind::Float:
-      case fb::ArgKind::None:
-        break;
-      default: {
-        ErrorText e(error);
-        return name_node(e, model, index).text(" argument ").number(a).text(" has unknown kind ").number(static_cast<uint32_t>(arg->kind())).status(GRT_ERR_GRAPH);
-      }
-    }
+    const grt_status s = check_arg(model, index, a, args->Get(a), error);
+    if (s != GRT_OK) return s;
   }
   counts->args += nargs;
   const uint64_t workspace = node->workspace_bytes();
   if (workspace != 0) {
+    const uint32_t pool = node->workspace_pool();
+    const uint64_t offset = node->workspace_offset();
     const uint32_t pools = count_of(model->pools());
-    if (node->workspace_pool() >= pools) {
-      ErrorText e(error);
-      return name_node(e, model, index).text(" workspace is in pool ").number(node->workspace_pool()).text(", but the blob has ").number(pools).status(GRT_ERR_INDEX_RANGE);
+    if (pool >= pools) {
+      return fail(error, GRT_ERR_INDEX_RANGE, model, "%n workspace is in pool %u, but the blob has %u", index, pool, pools);
     }
-    const uint64_t pool_size = model->pools()->Get(node->workspace_pool())->size();
-    if (workspace > kMaxTensorBytes || node->workspace_offset() > pool_size || workspace > pool_size - node->workspace_offset() ||
-        node->workspace_offset() % 16 != 0) {
-      ErrorText e(error);
-      name_node(e, model, index).text(" workspace of ").number(workspace).text(" bytes at offset ").number(node->workspace_offset()).text(" does not fit 16-byte aligned in ");
-      return name_pool(e, model, node->workspace_pool()).text(" of ").number(pool_size).text(" bytes").status(GRT_ERR_POOL_BOUNDS);
+    const uint64_t pool_size = model->pools()->Get(pool)->size();
+    if (workspace > kMaxTensorBytes || offset > pool_size || workspace > pool_size - offset || offset % 16 != 0) {
+      return fail(error, GRT_ERR_POOL_BOUNDS, model, "%n workspace of %u bytes at offset %u does not fit 16-byte aligned in %p of %u bytes",
+                  index, workspace, offset, pool, pool_size);
     }
     if (workspace > counts->max_workspace) counts->max_workspace = workspace;
   }
@@ -289,12 +225,10 @@ grt_status check_io_list(const fb::Model* model, const flatbuffers::Vector<uint3
   for (uint32_t i = 0; i < count_of(list); ++i) {
     const uint32_t t = list->Get(i);
     if (t >= tensors) {
-      return ErrorText(error).text(what).text(" ").number(i).text(" names tensor ").number(t).text(", but the blob has ").number(tensors).status(GRT_ERR_INDEX_RANGE);
+      return fail(error, GRT_ERR_INDEX_RANGE, nullptr, "%s %u names tensor %u, but the blob has %u", what, i, t, tensors);
     }
     if (model->tensors()->Get(t)->kind() != fb::TensorKind::Activation) {
-      ErrorText e(error);
-      e.text(what).text(" ").number(i).text(" is ");
-      return name_tensor(e, model, t).text(", which is not a planned activation").status(GRT_ERR_GRAPH);
+      return fail(error, GRT_ERR_GRAPH, model, "%s %u is %t, which is not a planned activation", what, i, t);
     }
   }
   return GRT_OK;
@@ -355,32 +289,32 @@ uint32_t alias_root(const fb::Model* model, uint32_t tensor, uint64_t* offset) {
 
 grt_status open_model(const void* blob, size_t blob_size, const fb::Model** model, grt_error* error) {
   clear_error(error);
-  if (blob == nullptr) return ErrorText(error).text("blob is NULL").status(GRT_ERR_ARGUMENT);
+  if (blob == nullptr) return fail(error, GRT_ERR_ARGUMENT, nullptr, "blob is NULL");
   const auto* bytes = static_cast<const uint8_t*>(blob);
   if (blob_size < 8) {
-    return ErrorText(error).text("blob has ").number(blob_size).text(" bytes, fewer than any model can have").status(GRT_ERR_BLOB_TOO_SMALL);
+    return fail(error, GRT_ERR_BLOB_TOO_SMALL, nullptr, "blob has %u bytes, fewer than any model can have", blob_size);
   }
-  if (reinterpret_cast<uintptr_t>(blob) % GRT_BLOB_ALIGNMENT != 0) {
-    return ErrorText(error).text("blob must start on a 16-byte boundary (address mod 16 is ").number(reinterpret_cast<uintptr_t>(blob) % GRT_BLOB_ALIGNMENT).text(")").status(GRT_ERR_BLOB_ALIGNMENT);
+  const uintptr_t misalignment = reinterpret_cast<uintptr_t>(blob) % GRT_BLOB_ALIGNMENT;
+  if (misalignment != 0) {
+    return fail(error, GRT_ERR_BLOB_ALIGNMENT, nullptr, "blob must start on a 16-byte boundary (address mod 16 is %u)", misalignment);
   }
   if (blob_size >= FLATBUFFERS_MAX_BUFFER_SIZE) {
-    return ErrorText(error).text("blob of ").number(blob_size).text(" bytes is larger than a model can be").status(GRT_ERR_BLOB_MALFORMED);
+    return fail(error, GRT_ERR_BLOB_MALFORMED, nullptr, "blob of %u bytes is larger than a model can be", blob_size);
   }
   if (memcmp(bytes, kEnvelopeMagic, 4) == 0) {
-    return ErrorText(error).text("blob is a signed envelope; open it with the integrity API").status(GRT_ERR_INTEGRITY);
+    return fail(error, GRT_ERR_INTEGRITY, nullptr, "blob is a signed envelope; open it with the integrity API");
   }
   if (!fb::ModelBufferHasIdentifier(bytes)) {
-    ErrorText e(error);
-    e.text("not a graphrt model: file identifier is ");
-    char id[4];
+    char id[5] = {};
     for (int i = 0; i < 4; ++i) id[i] = (bytes[4 + i] >= 0x20 && bytes[4 + i] < 0x7f) ? static_cast<char>(bytes[4 + i]) : '?';
-    return e.quoted(id, 4).text(", expected ").quoted(fb::ModelIdentifier()).status(GRT_ERR_BLOB_IDENTIFIER);
+    return fail(error, GRT_ERR_BLOB_IDENTIFIER, nullptr, "not a graphrt model: file identifier is %q, expected %q",
+                static_cast<const char*>(id), fb::ModelIdentifier());
   }
   const grt_status version = check_version_only(bytes, blob_size, error);
   if (version != GRT_OK) return version;
   flatbuffers::Verifier verifier(bytes, blob_size);
   if (!fb::VerifyModelBuffer(verifier)) {
-    return ErrorText(error).text("blob of ").number(blob_size).text(" bytes is malformed: FlatBuffers' verifier refused it").status(GRT_ERR_BLOB_MALFORMED);
+    return fail(error, GRT_ERR_BLOB_MALFORMED, nullptr, "blob of %u bytes is malformed: FlatBuffers' verifier refused it", blob_size);
   }
   *model = fb::GetModel(bytes);
   return GRT_OK;
@@ -391,17 +325,17 @@ grt_status check_model_local(const fb::Model* model, ModelCounts* counts, grt_er
   *counts = ModelCounts{};
   const uint32_t pools = count_of(model->pools());
   if (pools > GRT_MAX_POOLS) {
-    return ErrorText(error).text("blob plans ").number(pools).text(" pools, at most ").number(GRT_MAX_POOLS).text(" are supported").status(GRT_ERR_GRAPH);
+    return fail(error, GRT_ERR_GRAPH, nullptr, "blob plans %u pools, at most %u are supported", pools, GRT_MAX_POOLS);
   }
   for (uint32_t p = 0; p < pools; ++p) {
     const auto* pool = model->pools()->Get(p);
-    if (!is_power_of_two(pool->alignment()) || pool->alignment() > kMaxPoolAlignment) {
-      ErrorText e(error);
-      return name_pool(e, model, p).text(" alignment ").number(pool->alignment()).text(" is not a power of two up to 4096").status(GRT_ERR_GRAPH);
+    const uint64_t alignment = pool->alignment();
+    const uint64_t size = pool->size();
+    if (!is_power_of_two(alignment) || alignment > kMaxPoolAlignment) {
+      return fail(error, GRT_ERR_GRAPH, model, "%p alignment %u is not a power of two up to 4096", p, alignment);
     }
-    if (pool->size() > SIZE_MAX || pool->size() > kMaxTensorBytes) {
-      ErrorText e(error);
-      return name_pool(e, model, p).text(" of ").number(pool->size()).text(" bytes is more than this machine can address").status(GRT_ERR_POOL_BOUNDS);
+    if (size > SIZE_MAX || size > kMaxTensorBytes) {
+      return fail(error, GRT_ERR_POOL_BOUNDS, model, "%p of %u bytes is more than this machine can address", p, size);
     }
   }
   counts->tensors = count_of(model->tensors());
@@ -419,94 +353,89 @@ grt_status check_model_local(const fb::Model* model, ModelCounts* counts, grt_er
     const grt_status s = check_node(model, n, counts, error);
     if (s != GRT_OK) return s;
   }
-  grt_status s = check_io_list(model, model->inputs(), "input", error);
+  const grt_status s = check_io_list(model, model->inputs(), "input", error);
   if (s != GRT_OK) return s;
-  s = check_io_list(model, model->outputs(), "output", error);
-  if (s != GRT_OK) return s;
+  return check_io_list(model, model->outputs(), "output", error);
+}
+
+// Records when node `n` touches tensor `value` (an Input or Output argument) in its root's
+// lifetime. Reading a tensor no node wrote before is an error; constants have no lifetime.
+grt_status note_use(const fb::Model* model, Lifetime* lifetimes, uint32_t n, uint32_t value, bool writes, grt_error* error) {
+  uint64_t offset = 0;
+  const uint32_t root = alias_root(model, value, &offset);
+  Lifetime& life = lifetimes[root];
+  if (writes) {
+    if (life.first == kUnset) life.first = n;
+    if (life.last == kUnset || life.last < n) life.last = n;
+    return GRT_OK;
+  }
+  if (model->tensors()->Get(root)->kind() == fb::TensorKind::Constant) return GRT_OK;
+  if (life.first == kUnset) {
+    return fail(error, GRT_ERR_GRAPH_ORDER, model, "%n reads %t before any node writes it", n, value);
+  }
+  life.last = n;
   return GRT_OK;
 }
 
 grt_status check_model_graph(const fb::Model* model, Lifetime* lifetimes, grt_error* error) {
   clear_error(error);
-  const uint32_t tensors = count_of(model->tensors());
+  const auto* tensors = model->tensors();
+  const uint32_t tensor_count = count_of(tensors);
   const uint32_t nodes = count_of(model->nodes());
   const uint32_t end = nodes == 0 ? 0 : nodes - 1;
-  for (uint32_t t = 0; t < tensors; ++t) lifetimes[t] = Lifetime{kUnset, kUnset};
-  for (uint32_t i = 0; i < count_of(model->inputs()); ++i) {
-    const uint32_t t = model->inputs()->Get(i);
-    lifetimes[t] = Lifetime{0, 0};
-  }
+  for (uint32_t t = 0; t < tensor_count; ++t) lifetimes[t] = Lifetime{kUnset, kUnset};
+  for (uint32_t i = 0; i < count_of(model->inputs()); ++i) lifetimes[model->inputs()->Get(i)] = Lifetime{0, 0};
   for (uint32_t n = 0; n < nodes; ++n) {
     const auto* args = model->nodes()->Get(n)->args();
-    for (uint32_t a = 0; a < count_of(args); ++a) {
-      const auto* arg = args->Get(a);
-      if (arg->kind() != fb::ArgKind::Input) continue;
-      uint64_t offset = 0;
-      const uint32_t root = alias_root(model, static_cast<uint32_t>(arg->value()), &offset);
-      if (model->tensors()->Get(root)->kind() == fb::TensorKind::Constant) continue;
-      if (lifetimes[root].first == kUnset) {
-        ErrorText e(error);
-        name_node(e, model, n).text(" reads ");
-        return name_tensor(e, model, static_cast<uint32_t>(arg->value())).text(" before any node writes it").status(GRT_ERR_GRAPH_ORDER);
+    // Reads first: a node that reads and writes one tensor reads what an earlier node wrote.
+    for (const fb::ArgKind pass : {fb::ArgKind::Input, fb::ArgKind::Output}) {
+      for (uint32_t a = 0; a < count_of(args); ++a) {
+        const auto* arg = args->Get(a);
+        if (arg->kind() != pass) continue;
+        const grt_status s = note_use(model, lifetimes, n, static_cast<uint32_t>(arg->value()), pass == fb::ArgKind::Output, error);
+        if (s != GRT_OK) return s;
       }
-      lifetimes[root].last = n;
-    }
-    for (uint32_t a = 0; a < count_of(args); ++a) {
-      const auto* arg = args->Get(a);
-      if (arg->kind() != fb::ArgKind::Output) continue;
-      uint64_t offset = 0;
-      const uint32_t root = alias_root(model, static_cast<uint32_t>(arg->value()), &offset);
-      if (lifetimes[root].first == kUnset) lifetimes[root].first = n;
-      if (lifetimes[root].last == kUnset || lifetimes[root].last < n) lifetimes[root].last = n;
     }
   }
   for (uint32_t i = 0; i < count_of(model->outputs()); ++i) {
     const uint32_t t = model->outputs()->Get(i);
     if (lifetimes[t].first == kUnset) {
-      ErrorText e(error);
-      e.text("output ").number(i).text(" is ");
-      return name_tensor(e, model, t).text(", which no node writes").status(GRT_ERR_GRAPH_ORDER);
+      return fail(error, GRT_ERR_GRAPH_ORDER, model, "output %u is %t, which no node writes", i, t);
     }
     lifetimes[t].last = end;
   }
   // Aliases carry their root's range, so callers can look up any tensor.
-  for (uint32_t t = 0; t < tensors; ++t) {
-    if (model->tensors()->Get(t)->kind() != fb::TensorKind::Alias) continue;
+  for (uint32_t t = 0; t < tensor_count; ++t) {
+    if (tensors->Get(t)->kind() != fb::TensorKind::Alias) continue;
     uint64_t offset = 0;
     lifetimes[t] = lifetimes[alias_root(model, t, &offset)];
   }
   // The plan: no two activations that are live together share a byte of a pool, and no
   // workspace shares bytes with an activation live at its node.
-  for (uint32_t i = 0; i < tensors; ++i) {
-    const auto* a = model->tensors()->Get(i);
-    if (a->kind() != fb::TensorKind::Activation || lifetimes[i].first == kUnset) continue;
+  auto planned = [&](uint32_t t) {
+    return tensors->Get(t)->kind() == fb::TensorKind::Activation && lifetimes[t].first != kUnset;
+  };
+  for (uint32_t i = 0; i < tensor_count; ++i) {
+    if (!planned(i)) continue;
+    const auto* a = tensors->Get(i);
     const uint64_t a_bytes = tensor_bytes(a);
-    for (uint32_t j = i + 1; j < tensors; ++j) {
-      const auto* b = model->tensors()->Get(j);
-      if (b->kind() != fb::TensorKind::Activation || lifetimes[j].first == kUnset || b->pool() != a->pool()) continue;
-      if (!lifetimes_overlap(lifetimes[i], lifetimes[j])) continue;
+    for (uint32_t j = i + 1; j < tensor_count; ++j) {
+      const auto* b = tensors->Get(j);
+      if (!planned(j) || b->pool() != a->pool() || !lifetimes_overlap(lifetimes[i], lifetimes[j])) continue;
       if (!ranges_overlap(a->offset(), a_bytes, b->offset(), tensor_bytes(b))) continue;
-      ErrorText e(error);
-      e.text("plan overlap: ");
-      name_tensor(e, model, i).text(" and ");
-      name_tensor(e, model, j).text(" share bytes of ");
       const uint32_t both = lifetimes[i].first > lifetimes[j].first ? lifetimes[i].first : lifetimes[j].first;
-      return name_pool(e, model, a->pool()).text(" while both are live at node ").number(both).status(GRT_ERR_PLAN_OVERLAP);
+      return fail(error, GRT_ERR_PLAN_OVERLAP, model, "plan overlap: %t and %t share bytes of %p while both are live at node %u",
+                  i, j, a->pool(), both);
     }
   }
   for (uint32_t n = 0; n < nodes; ++n) {
     const auto* node = model->nodes()->Get(n);
     if (node->workspace_bytes() == 0) continue;
-    for (uint32_t t = 0; t < tensors; ++t) {
-      const auto* a = model->tensors()->Get(t);
-      if (a->kind() != fb::TensorKind::Activation || lifetimes[t].first == kUnset || a->pool() != node->workspace_pool()) continue;
-      if (lifetimes[t].first > n || lifetimes[t].last < n) continue;
+    for (uint32_t t = 0; t < tensor_count; ++t) {
+      const auto* a = tensors->Get(t);
+      if (!planned(t) || a->pool() != node->workspace_pool() || lifetimes[t].first > n || lifetimes[t].last < n) continue;
       if (!ranges_overlap(a->offset(), tensor_bytes(a), node->workspace_offset(), node->workspace_bytes())) continue;
-      ErrorText e(error);
-      e.text("plan overlap: ");
-      name_node(e, model, n).text(" workspace shares bytes of ");
-      name_pool(e, model, a->pool()).text(" with live ");
-      return name_tensor(e, model, t).status(GRT_ERR_PLAN_OVERLAP);
+      return fail(error, GRT_ERR_PLAN_OVERLAP, model, "plan overlap: %n workspace shares bytes of %p with live %t", n, a->pool(), t);
     }
   }
   return GRT_OK;

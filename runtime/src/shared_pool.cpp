@@ -3,7 +3,7 @@
 // std::atomic); on Cortex-M3/M4/M7 they compile to LDREX/STREX, lock-free and ISR-safe.
 #include "graphrt/shared_pool.h"
 
-#include "error_text.h"
+#include "message.h"
 #include "executor_state.h"
 #include "shared_pool_internal.h"
 
@@ -22,35 +22,28 @@ bool swap_owner(grt_shared_pool* pool, grt_executor** expected, grt_executor* de
 const char* pool_name(const grt_shared_pool* pool) { return pool->name != nullptr ? pool->name : "shared"; }
 
 grt_status report_busy(grt_executor* x, const grt_shared_pool* pool, const grt_executor* holder, const char* what) {
-  ErrorText e(&x->error);
-  e.text("shared pool ").quoted(pool_name(pool)).text(" is held by executor ").quoted(grt_executor_name(holder))
-      .text(": ").text(what).text(" of executor ").quoted(grt_executor_name(x)).text(" refused");
-  return e.status(GRT_ERR_BUSY);
+  return fail(&x->error, GRT_ERR_BUSY, nullptr, "shared pool %q is held by executor %q: %s of executor %q refused",
+              pool_name(pool), grt_executor_name(holder), what, grt_executor_name(x));
 }
 
 grt_status check_bound(grt_shared_pool* pool, grt_executor* x) {
   if (pool == nullptr || x == nullptr) return GRT_ERR_ARGUMENT;
   if (x->shared_pool != pool) {
-    return ErrorText(&x->error).text("executor ").quoted(grt_executor_name(x)).text(" is not bound to shared pool ")
-        .quoted(pool_name(pool)).status(GRT_ERR_ARGUMENT);
+    return fail(&x->error, GRT_ERR_ARGUMENT, nullptr, "executor %q is not bound to shared pool %q", grt_executor_name(x), pool_name(pool));
   }
   return GRT_OK;
 }
 
-}  // namespace
-
 grt_status place_pools_in_shared_pool(const grt_shared_pool* pool, const fb::Model* model, grt_memory* memory,
                                       void** buffers, size_t* sizes, grt_error* error) {
   if (memory->strategy != GRT_STRATEGY_STATIC || memory->pool_buffers != nullptr) {
-    return ErrorText(error).text("a shared pool needs GRT_STRATEGY_STATIC and no pool_buffers of its own")
-        .status(GRT_ERR_ARGUMENT);
+    return fail(error, GRT_ERR_ARGUMENT, nullptr, "a shared pool needs GRT_STRATEGY_STATIC and no pool_buffers of its own");
   }
-  if (pool->buffer == nullptr) return ErrorText(error).text("shared pool is not initialised").status(GRT_ERR_ARGUMENT);
+  if (pool->buffer == nullptr) return fail(error, GRT_ERR_ARGUMENT, nullptr, "shared pool is not initialised");
   const auto* pools = model->pools();
   const uint32_t count = pools == nullptr ? 0 : pools->size();
   if (count > GRT_MAX_POOLS) {
-    return ErrorText(error).text("the plan has ").number(count).text(" pools, at most ").number(GRT_MAX_POOLS)
-        .text(" fit a shared pool").status(GRT_ERR_ARGUMENT);
+    return fail(error, GRT_ERR_ARGUMENT, nullptr, "the plan has %u pools, at most %u fit a shared pool", count, GRT_MAX_POOLS);
   }
   const uintptr_t start = reinterpret_cast<uintptr_t>(pool->buffer);
   uint64_t end = 0;  // bytes of the shared buffer used so far
@@ -63,10 +56,9 @@ grt_status place_pools_in_shared_pool(const grt_shared_pool* pool, const fb::Mod
     sizes[p] = static_cast<size_t>(pools->Get(p)->size());
   }
   if (end > pool->size) {
-    ErrorText e(error);
-    e.text("shared pool ").quoted(pool_name(pool)).text(" needs ").number(end).text(" bytes for model ");
     const char* name = model->name() != nullptr ? model->name()->c_str() : "";
-    return e.quoted(name).text(", ").number(pool->size).text(" given").status(GRT_ERR_POOL_TOO_SMALL);
+    return fail(error, GRT_ERR_POOL_TOO_SMALL, nullptr, "shared pool %q needs %u bytes for model %q, %u given",
+                pool_name(pool), end, name, pool->size);
   }
   memory->pool_buffers = buffers;
   memory->pool_sizes = sizes;
@@ -74,22 +66,21 @@ grt_status place_pools_in_shared_pool(const grt_shared_pool* pool, const fb::Mod
   return GRT_OK;
 }
 
-SharedPoolHold::SharedPoolHold(grt_executor* x) : executor_(x) {
-  grt_shared_pool* pool = x->shared_pool;
-  if (pool == nullptr) return;
+grt_status take_for_run(grt_executor* x, bool* taken_here) {
   grt_executor* holder = nullptr;
-  if (swap_owner(pool, &holder, x)) {
-    taken_here_ = true;
-  } else if (holder != x) {
-    status_ = report_busy(x, pool, holder, "run");
-  }
+  *taken_here = swap_owner(x->shared_pool, &holder, x);
+  if (*taken_here || holder == x) return GRT_OK;
+  return report_busy(x, x->shared_pool, holder, "run");
 }
 
-SharedPoolHold::~SharedPoolHold() {
-  if (!taken_here_) return;
-  grt_executor* expected = executor_;
-  swap_owner(executor_->shared_pool, &expected, nullptr);
+void give_back(grt_executor* x) {
+  grt_executor* expected = x;
+  swap_owner(x->shared_pool, &expected, nullptr);
 }
+
+constexpr grt_shared_pool_ops kSharedPoolOps = {place_pools_in_shared_pool, take_for_run, give_back};
+
+}  // namespace
 
 }  // namespace grt
 
@@ -100,6 +91,7 @@ grt_status grt_shared_pool_init(grt_shared_pool* pool, const char* name, void* b
   pool->buffer = static_cast<uint8_t*>(buffer);
   pool->size = size;
   pool->name = name;
+  pool->ops = &grt::kSharedPoolOps;
   __atomic_store_n(&pool->owner, nullptr, __ATOMIC_RELEASE);
   return GRT_OK;
 }
@@ -127,11 +119,12 @@ grt_status grt_shared_pool_release(grt_shared_pool* pool, grt_executor* x) {
   if (s != GRT_OK) return s;
   grt_executor* holder = x;
   if (grt::swap_owner(pool, &holder, nullptr)) return GRT_OK;
-  grt::ErrorText e(&x->error);
-  e.text("executor ").quoted(grt_executor_name(x)).text(" releases shared pool ").quoted(grt::pool_name(pool))
-      .text(" but ").text(holder == nullptr ? "nobody" : "executor ");
-  if (holder != nullptr) e.quoted(grt_executor_name(holder));
-  return e.text(" holds it").status(GRT_ERR_ARGUMENT);
+  if (holder == nullptr) {
+    return grt::fail(&x->error, GRT_ERR_ARGUMENT, nullptr, "executor %q releases shared pool %q but nobody holds it",
+                     grt_executor_name(x), grt::pool_name(pool));
+  }
+  return grt::fail(&x->error, GRT_ERR_ARGUMENT, nullptr, "executor %q releases shared pool %q but executor %q holds it",
+                   grt_executor_name(x), grt::pool_name(pool), grt_executor_name(holder));
 }
 
 grt_status grt_shared_pool_hand_over(grt_shared_pool* pool, grt_executor* from, grt_executor* to) {
@@ -141,8 +134,7 @@ grt_status grt_shared_pool_hand_over(grt_shared_pool* pool, grt_executor* from, 
   grt_executor* holder = from;
   if (grt::swap_owner(pool, &holder, to)) return GRT_OK;
   if (holder == nullptr) {
-    return grt::ErrorText(&from->error).text("executor ").quoted(grt_executor_name(from)).text(" hands over shared pool ")
-        .quoted(grt::pool_name(pool)).text(" but does not hold it").status(GRT_ERR_BUSY);
+    return grt::fail(&from->error, GRT_ERR_BUSY, nullptr, "executor %q hands over shared pool %q but does not hold it", grt_executor_name(from), grt::pool_name(pool));
   }
   return grt::report_busy(from, pool, holder, "hand-over");
 }

@@ -34,6 +34,9 @@ typedef struct grt_shared_pool {
   size_t size;
   const char* name;
   grt_executor* owner; /* only ever accessed atomically */
+  /* What grt_init and grt_run call: reached through here so that programs without a
+   * shared pool do not link its code. */
+  const struct grt_shared_pool_ops* ops;
 } grt_shared_pool;
 
 /* A shared pool over buffer (which must outlive every executor bound to it). name appears
