@@ -1,6 +1,11 @@
 /* Reset and vector table for the Cortex-M4F of qemu's mps2-an386 board: set up .data and
  * .bss, enable the FPU, start the tick source, run constructors and main, and report main's
- * return value as the exit code through semihosting. */
+ * return value as the exit code through semihosting.
+ *
+ * SVC, PendSV and SysTick have CMSIS names and weak defaults, so an RTOS can install its
+ * own (FreeRTOS: FreeRTOSConfig.h maps its port's handlers onto these names). The bare-metal
+ * tick (platform_cortex_m.c) is referenced weakly: it is linked only with the bare-metal
+ * platform port, and under an RTOS port the RTOS owns SysTick and starts it itself. */
 #include <stdint.h>
 
 #include "semihosting.h"
@@ -10,8 +15,8 @@ extern void (*__init_array_start[])(void);
 extern void (*__init_array_end[])(void);
 
 int main(void);
-void grt_cortex_m_tick_start(void);
-void grt_cortex_m_tick_interrupt(void);
+void grt_cortex_m_tick_start(void) __attribute__((weak));
+void grt_cortex_m_tick_interrupt(void) __attribute__((weak));
 
 #define SCB_CPACR (*(volatile uint32_t*)0xE000ED88u)
 
@@ -25,7 +30,7 @@ void Reset_Handler(void) {
   __asm__ volatile("dsb\n isb" ::: "memory");
   for (uint32_t *src = &__data_load__, *dst = &__data_start__; dst < &__data_end__;) *dst++ = *src++;
   for (uint32_t* dst = &__bss_start__; dst < &__bss_end__;) *dst++ = 0;
-  grt_cortex_m_tick_start();
+  if (grt_cortex_m_tick_start) grt_cortex_m_tick_start();
   for (void (**f)(void) = __init_array_start; f < __init_array_end; ++f) (*f)();
   grt_semihosting_exit(main());
 }
@@ -34,6 +39,13 @@ void Reset_Handler(void) {
  * reaches the host like main's return value. */
 void _exit(int code);
 void _exit(int code) { grt_semihosting_exit(code); }
+
+void SVC_Handler(void) __attribute__((weak, alias("fault")));
+void PendSV_Handler(void) __attribute__((weak, alias("fault")));
+void SysTick_Handler(void) __attribute__((weak));
+void SysTick_Handler(void) {
+  if (grt_cortex_m_tick_interrupt) grt_cortex_m_tick_interrupt();
+}
 
 typedef void (*vector_t)(void);
 
@@ -46,9 +58,9 @@ __attribute__((section(".vectors"), used)) const vector_t grt_vector_table[16] =
     fault, /* BusFault */
     fault, /* UsageFault */
     0,     0, 0, 0,
-    fault, /* SVCall */
+    SVC_Handler,
     fault, /* DebugMonitor */
     0,
-    fault, /* PendSV */
-    grt_cortex_m_tick_interrupt,
+    PendSV_Handler,
+    SysTick_Handler,
 };

@@ -6,6 +6,7 @@
 #include <new>
 #include <string.h>
 
+#include "build_features.h"
 #include "message.h"
 #include "executor_state.h"
 #include "graphrt/dynamic_memory.h"
@@ -19,9 +20,14 @@ namespace {
 constexpr size_t kBookkeepingAlignment = 8;
 constexpr size_t kActivationAlignment = 16;
 
-bool is_dynamic(grt_strategy s) { return s == GRT_STRATEGY_DYNAMIC || s == GRT_STRATEGY_STACK; }
+// What this build has (build_features.h): everything a build leaves out folds to false
+// here, so its code is not in the image.
+bool is_dynamic(grt_strategy s) { return kDynamicMemory && (s == GRT_STRATEGY_DYNAMIC || s == GRT_STRATEGY_STACK); }
+bool is_scheduled(grt_strategy s) { return kDynamicMemory && s == GRT_STRATEGY_DYNAMIC; }
+bool is_stack(grt_strategy s) { return kDynamicMemory && s == GRT_STRATEGY_STACK; }
+bool is_prepared(grt_arguments a) { return kPreparedArguments && a == GRT_ARGUMENTS_PREPARED; }
 grt_strategy strategy_of(const grt_executor* x) { return static_cast<grt_strategy>(x->strategy); }
-bool is_prepared(const grt_executor* x) { return x->arguments == GRT_ARGUMENTS_PREPARED; }
+bool is_prepared(const grt_executor* x) { return is_prepared(static_cast<grt_arguments>(x->arguments)); }
 
 template <typename T>
 uint32_t count_of(const flatbuffers::Vector<T>* v) {
@@ -176,7 +182,7 @@ void bind_tensors(grt_executor* x) {
     if (node->workspace_bytes() == 0) continue;
     // DYNAMIC takes each workspace inside run().
     if (strategy_of(x) == GRT_STRATEGY_STATIC) records[n].workspace = x->pool_base[node->workspace_pool()] + node->workspace_offset();
-    if (strategy_of(x) == GRT_STRATEGY_STACK) records[n].workspace = x->stack_workspace;
+    if (is_stack(strategy_of(x))) records[n].workspace = x->stack_workspace;
   }
 }
 
@@ -202,7 +208,15 @@ uint32_t raw_enum(const Enum& field) {
 }
 
 grt_status validate_raw_modes(uint32_t strategy, uint32_t arguments, grt_error* error) {
-  if (strategy <= GRT_STRATEGY_STACK && arguments <= GRT_ARGUMENTS_PREPARED) return GRT_OK;
+  if (strategy <= GRT_STRATEGY_STACK && arguments <= GRT_ARGUMENTS_PREPARED) {
+    if (!kDynamicMemory && strategy != GRT_STRATEGY_STATIC) {
+      return fail(error, GRT_ERR_ARGUMENT, nullptr, "memory strategy %u is not in this build of graphrt (GRT_DYNAMIC_MEMORY=OFF)", strategy);
+    }
+    if (!kPreparedArguments && arguments != GRT_ARGUMENTS_LEAN) {
+      return fail(error, GRT_ERR_ARGUMENT, nullptr, "prepared arguments are not in this build of graphrt (GRT_PREPARED_ARGUMENTS=OFF)");
+    }
+    return GRT_OK;
+  }
   return fail(error, GRT_ERR_ARGUMENT, nullptr, "unknown memory strategy %u or argument mode %u", strategy, arguments);
 }
 
@@ -281,7 +295,7 @@ grt_status bind_allocator(grt_executor* x, grt_error* error) {
   for (uint32_t t = 0; t < x->tensor_count; ++t) {
     const auto* tensor = x->model->tensors()->Get(t);
     if (tensor->kind() != fb::TensorKind::Activation) continue;
-    if (strategy_of(x) == GRT_STRATEGY_DYNAMIC && !is_io(x->model, t)) continue;
+    if (is_scheduled(strategy_of(x)) && !is_io(x->model, t)) continue;
     const size_t bytes = static_cast<size_t>(tensor_bytes(tensor));
     void* p = grt_allocate(x->allocator, bytes, kActivationAlignment);
     if (p == nullptr) {
@@ -291,7 +305,7 @@ grt_status bind_allocator(grt_executor* x, grt_error* error) {
     }
     x->owned[t] = p;
   }
-  if (strategy_of(x) == GRT_STRATEGY_STACK) {
+  if (is_stack(strategy_of(x))) {
     uint64_t max_workspace = 0;
     for (const auto* node : *x->model->nodes()) {
       if (node->workspace_bytes() > max_workspace) max_workspace = node->workspace_bytes();
@@ -355,7 +369,9 @@ void free_intermediates(grt_executor* x) {
   }
 }
 
-grt_status kernel_failed(grt_executor* x, uint32_t node, int code) {
+// Kept out of line: its copy of the error record would otherwise sit in run()'s frame, on
+// every task's stack, for a path that runs once.
+__attribute__((noinline, cold)) grt_status kernel_failed(grt_executor* x, uint32_t node, int code) {
   // What the kernel passed to TVMAPISetLastError is in the message about to be rewritten.
   const grt_error said = x->error;
   if (said.message[0] != '\0') return fail(&x->error, GRT_ERR_KERNEL_FAILED, x->model, "%n failed: %s", node, said.message);
@@ -389,7 +405,7 @@ grt_status run_static(grt_executor* x) {
 // LEAN, hooks, and dynamic memory.
 grt_status run_general(grt_executor* x) {
   const grt_strategy strategy = strategy_of(x);
-  const bool dynamic = strategy == GRT_STRATEGY_DYNAMIC;
+  const bool dynamic = is_scheduled(strategy);
   const bool prepared = is_prepared(x);
   const grt_hooks* hooks = x->hooks;
   TVMValue* values = x->values;
@@ -433,7 +449,7 @@ grt_status run_general(grt_executor* x) {
           return s;
         }
       } else {
-        workspace = strategy == GRT_STRATEGY_STACK ? x->stack_workspace
+        workspace = is_stack(strategy) ? x->stack_workspace
                                                    : x->pool_base[node->workspace_pool()] + node->workspace_offset();
       }
       grt_stack_init(x->workspace, workspace, workspace_bytes);
@@ -544,7 +560,7 @@ Layout compute_layout(const ModelCounts& c, const ArgCounts& a, grt_strategy str
   constexpr uint32_t kMaxCount = 1u << 20;
   l.fits = c.tensors <= kMaxCount && c.nodes <= kMaxCount && c.args <= kMaxCount && a.io <= kMaxCount;
   if (!l.fits) return l;
-  const bool prepared = arguments == GRT_ARGUMENTS_PREPARED;
+  const bool prepared = is_prepared(arguments);
   const size_t tensors = c.tensors, nodes = c.nodes, args = prepared ? c.args : a.max_args;
   size_t offset = 0;
   auto take = [&offset](size_t bytes, size_t align) {
@@ -554,7 +570,7 @@ Layout compute_layout(const ModelCounts& c, const ArgCounts& a, grt_strategy str
     return at;
   };
   take(sizeof(grt_executor), kBookkeepingAlignment);
-  if (strategy == GRT_STRATEGY_DYNAMIC) l.orders = take(4 * (2 * tensors + 2 * (nodes + 1)), 4);
+  if (is_scheduled(strategy)) l.orders = take(4 * (2 * tensors + 2 * (nodes + 1)), 4);
   if (c.max_workspace != 0) l.workspace = take(sizeof(grt_stack_allocator), alignof(grt_stack_allocator));
   // The lifetimes overlap every table after this point: they are dead before any is written.
   l.lifetimes = take(0, alignof(NodeRecord));
@@ -613,10 +629,10 @@ grt_status grt_model_requirements_for(const void* blob, size_t blob_size, const 
     out->pool_bytes[p] = static_cast<size_t>(pools->Get(p)->size());
     out->pool_alignment[p] = pools->Get(p)->alignment();
   }
-  if (strategy == GRT_STRATEGY_STACK) {
+  if (grt::is_stack(strategy)) {
     out->allocator_bytes = static_cast<size_t>(counts.stack_bytes);
     if (counts.max_workspace != 0) out->allocator_bytes += GRT_STACK_ALLOCATION_BYTES(counts.max_workspace, 16u);
-  } else if (strategy == GRT_STRATEGY_DYNAMIC) {
+  } else if (grt::is_scheduled(strategy)) {
     // Without scratch memory for lifetimes, the bound here is every activation at once.
     out->allocator_bytes = static_cast<size_t>(counts.stack_bytes + counts.max_workspace);
   }
@@ -640,7 +656,7 @@ static grt_status init_executor(grt_executor** out, void* storage, size_t storag
   grt_status s = grt::validate_options(options, error);
   if (s != GRT_OK) return s;
   const grt_strategy strategy = options->memory.strategy;
-  const bool prepared = options->arguments == GRT_ARGUMENTS_PREPARED;
+  const bool prepared = grt::is_prepared(options->arguments);
   const grt::fb::Model* model = nullptr;
   grt::ModelCounts counts;
   grt::Layout layout;
@@ -673,7 +689,7 @@ static grt_status init_executor(grt_executor** out, void* storage, size_t storag
   } else {
     x->pool_base = reinterpret_cast<uint8_t**>(base + layout.pool_base);
   }
-  if (strategy == GRT_STRATEGY_DYNAMIC) x->orders = reinterpret_cast<uint32_t*>(base + layout.orders);
+  if (grt::is_scheduled(strategy)) x->orders = reinterpret_cast<uint32_t*>(base + layout.orders);
   if (counts.max_workspace != 0) {
     x->workspace = reinterpret_cast<grt_stack_allocator*>(base + layout.workspace);
     grt_stack_init(x->workspace, nullptr, 0);
@@ -682,7 +698,7 @@ static grt_status init_executor(grt_executor** out, void* storage, size_t storag
   auto* lifetimes = reinterpret_cast<grt::Lifetime*>(base + layout.lifetimes);
   s = grt::check_model_graph(model, lifetimes, error);
   if (s != GRT_OK) return s;
-  if (strategy == GRT_STRATEGY_DYNAMIC) grt::build_dynamic_orders(x, lifetimes);
+  if (grt::is_scheduled(strategy)) grt::build_dynamic_orders(x, lifetimes);
   // From here on the lifetimes' bytes belong to the tables below.
 
   // PREPARED: every tensor's DLTensor; LEAN: the inputs' and outputs'.
@@ -735,7 +751,7 @@ static grt_status init_executor(grt_executor** out, void* storage, size_t storag
     }
   }
 
-  if (strategy == GRT_STRATEGY_STATIC) {
+  if (!grt::is_dynamic(strategy)) {
     grt_memory memory = options->memory;
     void* shared_buffers[GRT_MAX_POOLS];
     size_t shared_sizes[GRT_MAX_POOLS];
@@ -772,7 +788,7 @@ grt_status grt_run(grt_executor* x) {
   if (shared_pool_hold.status() != GRT_OK) return shared_pool_hold.status();
   x->cancel_requested.store(0, std::memory_order_relaxed);
   grt::CurrentExecutor current(x);
-  if (grt::is_prepared(x) && grt::strategy_of(x) != GRT_STRATEGY_DYNAMIC && x->hooks == nullptr) return grt::run_static(x);
+  if (grt::is_prepared(x) && !grt::is_scheduled(grt::strategy_of(x)) && x->hooks == nullptr) return grt::run_static(x);
   return grt::run_general(x);
 }
 
@@ -784,7 +800,7 @@ void grt_release(grt_executor* x) {
   if (x == nullptr || !grt::is_dynamic(grt::strategy_of(x))) return;
   x->memory_held = false;
   // Reverse order keeps a stack allocator's frees LIFO.
-  if (grt::strategy_of(x) == GRT_STRATEGY_STACK && x->stack_workspace != nullptr) {
+  if (grt::is_stack(grt::strategy_of(x)) && x->stack_workspace != nullptr) {
     grt_free(x->allocator, x->stack_workspace);
     x->stack_workspace = nullptr;
   }

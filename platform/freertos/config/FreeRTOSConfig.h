@@ -48,19 +48,38 @@
 #define configCPU_CLOCK_HZ 25000000UL
 #define configMINIMAL_STACK_SIZE ((unsigned short)128)
 #define configTICK_TYPE_WIDTH_IN_BITS TICK_TYPE_WIDTH_32_BITS
-#define configCHECK_FOR_STACK_OVERFLOW 0
+/* Stack overflow is checked at every context switch (stack pointer and the last 16 bytes
+ * of the stack); the application defines vApplicationStackOverflowHook. */
+#define configCHECK_FOR_STACK_OVERFLOW 2
+/* 3 priority bits, as the CMSDK Cortex-M4 of mps2-an386 declares (__NVIC_PRIO_BITS).
+ * Interrupts that call FreeRTOS's FromISR API must sit at priorities 5 to 7. */
 #define configPRIO_BITS 3
 #define configLIBRARY_LOWEST_INTERRUPT_PRIORITY 7
 #define configLIBRARY_MAX_SYSCALL_INTERRUPT_PRIORITY 5
 #define configKERNEL_INTERRUPT_PRIORITY (configLIBRARY_LOWEST_INTERRUPT_PRIORITY << (8 - configPRIO_BITS))
 #define configMAX_SYSCALL_INTERRUPT_PRIORITY (configLIBRARY_MAX_SYSCALL_INTERRUPT_PRIORITY << (8 - configPRIO_BITS))
-#define configASSERT(x)         \
-  do {                          \
-    if (!(x)) {                 \
-      taskDISABLE_INTERRUPTS(); \
-      for (;;) {                \
-      }                         \
-    }                           \
+/* The port's handlers under the vector table's CMSIS names (platform/cortex-m/startup.c
+ * declares them weak), so the kernel installs itself at link time. */
+#define vPortSVCHandler SVC_Handler
+#define xPortPendSVHandler PendSV_Handler
+#define xPortSysTickHandler SysTick_Handler
+/* A failed kernel assertion stops through the application's fatal handler
+ * (graphrt/freertos_platform.h), which reports it, instead of spinning silently. */
+#ifndef __ASSEMBLER__
+#ifdef __cplusplus
+extern "C" {
+#endif
+void grt_freertos_fatal(const char* reason);
+#ifdef __cplusplus
+}
+#endif
+#endif
+#define configASSERT(x)                                     \
+  do {                                                      \
+    if (!(x)) {                                             \
+      taskDISABLE_INTERRUPTS();                             \
+      grt_freertos_fatal("FreeRTOS assertion failed: " #x); \
+    }                                                       \
   } while (0)
 #endif
 

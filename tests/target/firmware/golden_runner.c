@@ -6,6 +6,7 @@
 #include "graphrt/graphrt.h"
 #include "graphrt/kernels.h"
 #include "graphrt/platform.h"
+#include "stack_report.h"
 
 /* FNV-1a: a short fingerprint of the outputs, to compare runs and hosts at a glance. */
 static uint32_t fnv1a(uint32_t hash, const uint8_t* bytes, size_t size) {
@@ -46,31 +47,50 @@ static void report_memory(const fw_golden_model* model, const grt_requirements* 
   }
 }
 
-/* Copies a case's inputs in, runs, compares. Returns 1 when the case passes. */
-static int run_case(grt_executor* executor, const fw_golden_model* model, uint32_t index,
-                    uint32_t* instructions) {
+int fw_golden_write_inputs(grt_executor* executor, const fw_golden_model* model, uint32_t index) {
   for (uint32_t i = 0; i < model->input_count; ++i) {
     DLTensor* input = grt_input(executor, i);
     if (grt_tensor_bytes(input) != model->input_bytes[i]) return 0;
     memcpy(input->data, model->inputs[index * model->input_count + i], model->input_bytes[i]);
   }
-  const uint64_t start = grt_platform_ticks();
-  const grt_status status = grt_run(executor);
-  const uint64_t ticks = grt_platform_ticks() - start;
-  *instructions = (uint32_t)(ticks * FW_INSTRUCTIONS_PER_TICK);
-  if (status != GRT_OK) {
-    report_error("run", grt_last_error(executor));
-    return 0;
-  }
+  return 1;
+}
+
+int fw_golden_outputs_match(grt_executor* executor, const fw_golden_model* model, uint32_t index,
+                            uint32_t* digest) {
   int same = 1;
-  uint32_t digest = 2166136261u;
+  *digest = 2166136261u;
   for (uint32_t o = 0; o < model->output_count; ++o) {
     const DLTensor* output = grt_output(executor, o);
     const uint8_t* expected = model->outputs[index * model->output_count + o];
     if (grt_tensor_bytes(output) != model->output_bytes[o]) return 0;
-    digest = fnv1a(digest, (const uint8_t*)output->data, model->output_bytes[o]);
+    *digest = fnv1a(*digest, (const uint8_t*)output->data, model->output_bytes[o]);
     same &= memcmp(output->data, expected, model->output_bytes[o]) == 0;
   }
+  return same;
+}
+
+/* What one case cost: instructions of grt_run, and the stack grt_run used below its caller. */
+typedef struct case_cost {
+  uint32_t instructions;
+  uint32_t stack_bytes;
+} case_cost;
+
+/* Copies a case's inputs in, runs, compares. Returns 1 when the case passes. */
+static int run_case(grt_executor* executor, const fw_golden_model* model, uint32_t index, case_cost* cost) {
+  if (!fw_golden_write_inputs(executor, model, index)) return 0;
+  const uint32_t* const caller_stack = fw_stack_paint_below_caller();
+  const uint64_t start = grt_platform_ticks();
+  const grt_status status = grt_run(executor);
+  const uint64_t ticks = grt_platform_ticks() - start;
+  cost->stack_bytes = (uint32_t)fw_stack_used_below(caller_stack);
+  cost->instructions = (uint32_t)(ticks * FW_INSTRUCTIONS_PER_TICK);
+  if (status != GRT_OK) {
+    report_error("run", grt_last_error(executor));
+    return 0;
+  }
+  uint32_t digest = 0;
+  const int same = fw_golden_outputs_match(executor, model, index, &digest);
   fw_line line;
   fw_line_begin(&line);
   fw_line_text(&line, "case ");
@@ -78,7 +98,7 @@ static int run_case(grt_executor* executor, const fw_golden_model* model, uint32
   fw_line_text(&line, ": outputs fnv1a ");
   fw_line_hex32(&line, digest);
   fw_line_text(&line, ", ");
-  fw_line_u32(&line, *instructions);
+  fw_line_u32(&line, cost->instructions);
   fw_line_text(&line, " instructions (+-40), ");
   fw_line_text(&line, same ? "pass" : "FAIL (differs from TFLM)");
   fw_line_end(&line);
@@ -114,12 +134,13 @@ unsigned fw_run_golden_cases(const fw_golden_model* model, const void* blob, siz
   const uint32_t init_instructions = (uint32_t)((grt_platform_ticks() - init_start) * FW_INSTRUCTIONS_PER_TICK);
 
   unsigned failures = 0;
-  uint32_t least = UINT32_MAX, most = 0;
+  uint32_t least = UINT32_MAX, most = 0, deepest_run = 0;
   for (uint32_t c = 0; c < model->case_count; ++c) {
-    uint32_t instructions = 0;
-    if (!run_case(executor, model, c, &instructions)) ++failures;
-    if (instructions < least) least = instructions;
-    if (instructions > most) most = instructions;
+    case_cost cost = {0, 0};
+    if (!run_case(executor, model, c, &cost)) ++failures;
+    if (cost.instructions < least) least = cost.instructions;
+    if (cost.instructions > most) most = cost.instructions;
+    if (cost.stack_bytes > deepest_run) deepest_run = cost.stack_bytes;
   }
 
   fw_line line;
@@ -134,6 +155,13 @@ unsigned fw_run_golden_cases(const fw_golden_model* model, const void* blob, siz
   fw_line_text(&line, " max ");
   fw_line_u32(&line, most);
   fw_line_text(&line, " (+-40)");
+  fw_line_end(&line);
+  fw_line_begin(&line);
+  fw_line_text(&line, "grt_run stack: ");
+  fw_line_u32(&line, deepest_run);
+  fw_line_text(&line, " bytes below its caller (deepest of ");
+  fw_line_u32(&line, model->case_count);
+  fw_line_text(&line, " runs)");
   fw_line_end(&line);
   fw_line_begin(&line);
   fw_line_text(&line, failures == 0 ? "PASS " : "FAIL ");

@@ -7,9 +7,9 @@ set(GRT_MAP_PARTS runtime_core kernels integrity crypto model pools bookkeeping 
 set(GRT_MAP_KINDS text rodata data bss)
 
 function(_grt_map_part file section out_var)
-  if(file MATCHES "libgrt_runtime\\.a\\(integrity_")
+  if(file MATCHES "libgrt_runtime(_minimal)?\\.a\\(integrity_")
     set(part integrity)
-  elseif(file MATCHES "libgrt_(runtime|allocators)\\.a\\(")
+  elseif(file MATCHES "libgrt_(runtime|runtime_minimal|allocators)\\.a\\(")
     set(part runtime_core)
   elseif(file MATCHES "libgrt_kernels\\.a\\(")
     set(part kernels)
