@@ -236,35 +236,27 @@ grt_status check_io_list(const fb::Model* model, const flatbuffers::Vector<uint3
 
 }  // namespace
 
-size_t dtype_size(fb::DType dtype) {
-  switch (dtype) {
-    case fb::DType::Int16:
-      return 2;
-    case fb::DType::Int32:
-    case fb::DType::Float32:
-      return 4;
-    case fb::DType::Int64:
-      return 8;
-    default:
-      return 1;
-  }
+namespace {
+
+// Indexed by fb::DType (the loader refuses values past fb::DType::MAX). Bool is one byte
+// per element, as in TVM.
+constexpr uint8_t kDTypeBytes[] = {1, 1, 2, 4, 8, 4, 1};
+constexpr DLDataType kDTypeDL[] = {
+    {kDLInt, 8, 1}, {kDLUInt, 8, 1}, {kDLInt, 16, 1}, {kDLInt, 32, 1}, {kDLInt, 64, 1}, {kDLFloat, 32, 1}, {kDLUInt, 1, 1},
+};
+static_assert(sizeof kDTypeBytes == static_cast<size_t>(fb::DType::MAX) + 1, "one entry per DType");
+static_assert(sizeof kDTypeDL / sizeof kDTypeDL[0] == static_cast<size_t>(fb::DType::MAX) + 1, "one entry per DType");
+
+size_t dtype_index(fb::DType dtype) {
+  const auto index = static_cast<size_t>(dtype);
+  return index <= static_cast<size_t>(fb::DType::MAX) ? index : 0;
 }
 
-DLDataType dtype_to_dl(fb::DType dtype) {
-  DLDataType t;
-  t.lanes = 1;
-  switch (dtype) {
-    case fb::DType::Int8: t.code = kDLInt; t.bits = 8; break;
-    case fb::DType::UInt8: t.code = kDLUInt; t.bits = 8; break;
-    case fb::DType::Int16: t.code = kDLInt; t.bits = 16; break;
-    case fb::DType::Int32: t.code = kDLInt; t.bits = 32; break;
-    case fb::DType::Int64: t.code = kDLInt; t.bits = 64; break;
-    case fb::DType::Float32: t.code = kDLFloat; t.bits = 32; break;
-    case fb::DType::Bool: t.code = kDLUInt; t.bits = 1; break;  // one byte per element, as TVM
-    default: t.code = kDLInt; t.bits = 8; break;
-  }
-  return t;
-}
+}  // namespace
+
+size_t dtype_size(fb::DType dtype) { return kDTypeBytes[dtype_index(dtype)]; }
+
+DLDataType dtype_to_dl(fb::DType dtype) { return kDTypeDL[dtype_index(dtype)]; }
 
 uint64_t tensor_bytes(const fb::Tensor* tensor) {
   uint64_t elements = 1;
