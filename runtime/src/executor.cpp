@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "build_features.h"
-#include "message.h"
 #include "executor_state.h"
 #include "graphrt/dynamic_memory.h"
 #include "graphrt/platform.h"
+#include "message.h"
 #include "model_check.h"
 #include "shared_pool_internal.h"
 
@@ -210,10 +210,11 @@ uint32_t raw_enum(const Enum& field) {
 grt_status validate_raw_modes(uint32_t strategy, uint32_t arguments, grt_error* error) {
   if (strategy <= GRT_STRATEGY_STACK && arguments <= GRT_ARGUMENTS_PREPARED) {
     if (!kDynamicMemory && strategy != GRT_STRATEGY_STATIC) {
-      return fail(error, GRT_ERR_ARGUMENT, nullptr, "memory strategy %u is not in this build of graphrt (GRT_DYNAMIC_MEMORY=OFF)", strategy);
+      return fail(error, GRT_ERR_ARGUMENT, nullptr, "%s is not in this build of graphrt (GRT_DYNAMIC_MEMORY=OFF)",
+                  strategy == GRT_STRATEGY_DYNAMIC ? "GRT_STRATEGY_DYNAMIC" : "GRT_STRATEGY_STACK");
     }
     if (!kPreparedArguments && arguments != GRT_ARGUMENTS_LEAN) {
-      return fail(error, GRT_ERR_ARGUMENT, nullptr, "prepared arguments are not in this build of graphrt (GRT_PREPARED_ARGUMENTS=OFF)");
+      return fail(error, GRT_ERR_ARGUMENT, nullptr, "GRT_ARGUMENTS_PREPARED is not in this build of graphrt (GRT_PREPARED_ARGUMENTS=OFF)");
     }
     return GRT_OK;
   }

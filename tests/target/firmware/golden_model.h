@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "graphrt/graphrt.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -28,6 +30,10 @@ typedef struct fw_golden_model {
 } fw_golden_model;
 
 extern const fw_golden_model fw_golden;
+
+/* The built-in kernels this image's model uses, by `graphrt kernels` at build time: the
+ * image registers this table instead of grt_builtin_kernels(), so it links no other kernel. */
+extern const grt_kernel_table fw_model_kernels;
 
 #ifdef __cplusplus
 }

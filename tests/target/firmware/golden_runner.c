@@ -4,7 +4,6 @@
 
 #include "console.h"
 #include "graphrt/graphrt.h"
-#include "graphrt/kernels.h"
 #include "graphrt/platform.h"
 #include "stack_report.h"
 
@@ -115,7 +114,7 @@ unsigned fw_run_golden_cases(const fw_golden_model* model, const void* blob, siz
   report_memory(model, &needed);
 
   grt_registry registry;
-  grt_registry_init(&registry, NULL, 0, grt_builtin_kernels());
+  grt_registry_init(&registry, NULL, 0, &fw_model_kernels);
   grt_options options;
   memset(&options, 0, sizeof options);
   options.registry = &registry;

@@ -16,7 +16,6 @@
 #include "golden_runner.h"
 #include "graphrt/freertos_platform.h"
 #include "graphrt/graphrt.h"
-#include "graphrt/kernels.h"
 #include "semihosting.h"
 
 extern const unsigned char fw_model_blob[];
@@ -70,7 +69,7 @@ int main(void) {
   grt_error error;
   grt_options options;
   memset(&options, 0, sizeof options);
-  grt_registry_init(&registry, NULL, 0, grt_builtin_kernels());
+  grt_registry_init(&registry, NULL, 0, &fw_model_kernels);
   options.registry = &registry;
   options.memory.strategy = GRT_STRATEGY_STATIC;
   options.memory.pool_buffers = fw_golden.pools;

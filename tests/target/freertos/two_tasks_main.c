@@ -15,7 +15,6 @@
 #include "golden_runner.h"
 #include "graphrt/freertos_platform.h"
 #include "graphrt/graphrt.h"
-#include "graphrt/kernels.h"
 #include "graphrt/locked_allocator.h"
 #include "graphrt/page_allocator.h"
 #include "semihosting.h"
@@ -204,7 +203,7 @@ static void create_worker(worker* w, const char* name, const worker* other) {
 }
 
 int main(void) {
-  grt_registry_init(&registry, NULL, 0, grt_builtin_kernels());
+  grt_registry_init(&registry, NULL, 0, &fw_model_kernels);
 
   static_worker.options.registry = &registry;
   static_worker.options.memory.strategy = GRT_STRATEGY_STATIC;

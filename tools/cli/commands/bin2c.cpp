@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "../args.h"
+#include "../c_text.h"
 #include "../commands.h"
-#include "../files.h"
 #include "../model_file.h"
 #include "../report.h"
 
@@ -34,15 +34,6 @@ const CommandSpec kSpec{
 constexpr const char* kDefaultSection = ".rodata.graphrt_model";
 constexpr size_t kBytesPerLine = 12;
 
-bool is_c_identifier(const std::string& name) {
-  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
-  for (const char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-    if (!ok) return false;
-  }
-  return true;
-}
-
 // Section names end up inside a C string literal and an assembler directive: printable,
 // no quotes, no backslashes, no spaces.
 bool is_section_name(const std::string& name) {
@@ -51,15 +42,6 @@ bool is_section_name(const std::string& name) {
     if (c <= ' ' || c > '~' || c == '"' || c == '\\') return false;
   }
   return true;
-}
-
-// A file name shown inside a C comment: nothing that could end the comment or the line.
-std::string comment_safe(std::string text) {
-  for (char& c : text) {
-    if (c < ' ' || c == '\x7f') c = '?';
-  }
-  for (size_t at = text.find("*/"); at != std::string::npos; at = text.find("*/", at)) text[at] = '?';
-  return text;
 }
 
 std::string c_source(const tools::AlignedBytes& blob, const std::string& symbol, const std::string& section, const std::string& source) {
@@ -99,8 +81,7 @@ int run_bin2c_command(const std::vector<std::string>& args) {
   if (!parsed) return exit_code;
   const std::string& path = parsed->positionals()[0];
   const std::optional<std::string> symbol = parsed->value("symbol");
-  if (!symbol) return usage_error(kSpec.name, "--symbol NAME is required");
-  if (!is_c_identifier(*symbol)) return usage_error(kSpec.name, "--symbol: '" + *symbol + "' is not a C identifier");
+  if (const auto refused = refuse_symbol(kSpec.name, symbol)) return *refused;
   const std::string section = parsed->value("section").value_or(kDefaultSection);
   if (!is_section_name(section)) {
     return usage_error(kSpec.name, "--section: '" + section + "' is not a section name (printable, no spaces, quotes or backslashes)");
@@ -113,11 +94,5 @@ int run_bin2c_command(const std::vector<std::string>& args) {
   const std::string source = std::filesystem::path(path).filename().string();
   const std::string text = c_source(file.blob, *symbol, section, source);
 
-  const std::optional<std::string> output = parsed->value("output");
-  if (!output) {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    return std::fflush(stdout) == 0 ? kExitOk : fail(kSpec.name, "cannot write standard output");
-  }
-  if (!write_file(*output, text.data(), text.size(), &error)) return fail(kSpec.name, error);
-  return kExitOk;
+  return write_c_text(kSpec.name, text, parsed->value("output"));
 }
