@@ -57,17 +57,6 @@ const char* kernel_name(const fb::Model* model, uint32_t node) {
   return model->kernels()->Get(model->nodes()->Get(node)->kernel())->c_str();
 }
 
-// Where tensor t first appears in the input list followed by the output list, or -1.
-int32_t io_position(const fb::Model* model, uint32_t t) {
-  int32_t position = 0;
-  for (const auto* list : {model->inputs(), model->outputs()}) {
-    for (uint32_t i = 0; i < count_of(list); ++i, ++position) {
-      if (list->Get(i) == t) return position;
-    }
-  }
-  return -1;
-}
-
 bool is_io(const fb::Model* model, uint32_t t) { return io_position(model, t) >= 0; }
 
 // The DLTensor that holds a model input's or output's data: what grt_input returns and
@@ -537,32 +526,14 @@ class CurrentExecutor {
 
 }  // namespace
 
-ArgCounts count_arguments(const fb::Model* model) {
-  ArgCounts a;
-  a.io = count_of(model->inputs()) + count_of(model->outputs());
-  a.pools = count_of(model->pools());
-  for (uint32_t n = 0; n < count_of(model->nodes()); ++n) {
-    const auto* args = model->nodes()->Get(n)->args();
-    uint32_t scratch = 0;
-    for (uint32_t i = 0; i < count_of(args); ++i) {
-      const auto kind = args->Get(i)->kind();
-      const bool tensor = kind == fb::ArgKind::Input || kind == fb::ArgKind::Output || kind == fb::ArgKind::IntArray;
-      if (tensor && !is_io(model, static_cast<uint32_t>(args->Get(i)->value()))) ++scratch;
-    }
-    if (count_of(args) > a.max_args) a.max_args = count_of(args);
-    if (scratch > a.max_scratch) a.max_scratch = scratch;
-  }
-  return a;
-}
-
-Layout compute_layout(const ModelCounts& c, const ArgCounts& a, grt_strategy strategy, grt_arguments arguments) {
+Layout compute_layout(const ModelCounts& c, grt_strategy strategy, grt_arguments arguments) {
   Layout l;
   // Below these counts no figure overflows a 32-bit size_t; no device holds a larger model.
   constexpr uint32_t kMaxCount = 1u << 20;
-  l.fits = c.tensors <= kMaxCount && c.nodes <= kMaxCount && c.args <= kMaxCount && a.io <= kMaxCount;
+  l.fits = c.tensors <= kMaxCount && c.nodes <= kMaxCount && c.args <= kMaxCount && c.io <= kMaxCount;
   if (!l.fits) return l;
   const bool prepared = is_prepared(arguments);
-  const size_t tensors = c.tensors, nodes = c.nodes, args = prepared ? c.args : a.max_args;
+  const size_t tensors = c.tensors, nodes = c.nodes, args = prepared ? c.args : c.max_args;
   size_t offset = 0;
   auto take = [&offset](size_t bytes, size_t align) {
     offset = (offset + align - 1) & ~(align - 1);
@@ -576,14 +547,14 @@ Layout compute_layout(const ModelCounts& c, const ArgCounts& a, grt_strategy str
   // The lifetimes overlap every table after this point: they are dead before any is written.
   l.lifetimes = take(0, alignof(NodeRecord));
   l.nodes = take(nodes * (prepared ? sizeof(NodeRecord) : sizeof(TVMBackendPackedCFunc)), alignof(NodeRecord));
-  l.tensors = take((prepared ? tensors : a.max_scratch) * sizeof(DLTensor), alignof(DLTensor));
-  l.io = take(prepared ? 0 : a.io * sizeof(DLTensor), alignof(DLTensor));
+  l.tensors = take((prepared ? tensors : c.max_scratch) * sizeof(DLTensor), alignof(DLTensor));
+  l.io = take(prepared ? 0 : c.io * sizeof(DLTensor), alignof(DLTensor));
   l.values = take(args * sizeof(TVMValue), alignof(TVMValue));
   l.codes = take(args * sizeof(int), alignof(int));
   if (is_dynamic(strategy)) {
     l.owned = take(tensors * sizeof(void*), alignof(void*));
   } else {
-    l.pool_base = take(a.pools * sizeof(uint8_t*), alignof(uint8_t*));
+    l.pool_base = take(c.pools * sizeof(uint8_t*), alignof(uint8_t*));
   }
   const size_t lifetimes_end = l.lifetimes + tensors * sizeof(Lifetime);
   if (offset < lifetimes_end) offset = lifetimes_end;
@@ -598,7 +569,7 @@ grt_status lay_out(const void* blob, size_t blob_size, grt_strategy strategy, gr
   if (s == GRT_OK) s = open_model(blob, blob_size, model, error);
   if (s == GRT_OK) s = check_model_local(*model, counts, error);
   if (s != GRT_OK) return s;
-  *layout = compute_layout(*counts, count_arguments(*model), strategy, arguments);
+  *layout = compute_layout(*counts, strategy, arguments);
   if (!layout->fits) return fail(error, GRT_ERR_STORAGE_TOO_SMALL, nullptr, "model needs more bookkeeping than this machine can address");
   return GRT_OK;
 }

@@ -22,16 +22,6 @@ struct NodeRecord {
   uint32_t arg_count;
 };
 
-// What the layout needs beyond the loader's counts: how big one node's arguments can get.
-struct ArgCounts {
-  uint32_t io = 0;           // entries of the input and output lists
-  uint32_t pools = 0;
-  uint32_t max_args = 0;     // most arguments of one node
-  uint32_t max_scratch = 0;  // most tensor arguments of one node that are not inputs/outputs
-};
-
-ArgCounts count_arguments(const fb::Model* model);
-
 // Byte offsets into the storage. The lifetimes are needed only while init checks the
 // graph and orders the dynamic strategy's allocations, so they overlap the tables filled
 // after that.
@@ -42,7 +32,7 @@ struct Layout {
   bool fits = true;  // false if the counts overflow size_t
 };
 
-Layout compute_layout(const ModelCounts& counts, const ArgCounts& args, grt_strategy strategy, grt_arguments arguments);
+Layout compute_layout(const ModelCounts& counts, grt_strategy strategy, grt_arguments arguments);
 
 }  // namespace grt
 

@@ -1,5 +1,6 @@
 #include "model_check.h"
 
+#include <initializer_list>
 #include <string.h>
 
 #include "message.h"
@@ -197,11 +198,18 @@ grt_status check_node(const fb::Model* model, uint32_t index, ModelCounts* count
   if (nargs > 255) {
     return fail(error, GRT_ERR_GRAPH, model, "%n has %u arguments, at most 255 are supported", index, nargs);
   }
+  uint32_t scratch = 0;  // tensor arguments the lean mode describes into scratch
   for (uint32_t a = 0; a < nargs; ++a) {
-    const grt_status s = check_arg(model, index, a, args->Get(a), error);
+    const auto* arg = args->Get(a);
+    const grt_status s = check_arg(model, index, a, arg, error);
     if (s != GRT_OK) return s;
+    const auto kind = arg->kind();
+    const bool tensor = kind == fb::ArgKind::Input || kind == fb::ArgKind::Output || kind == fb::ArgKind::IntArray;
+    if (tensor && io_position(model, static_cast<uint32_t>(arg->value())) < 0) ++scratch;
   }
   counts->args += nargs;
+  if (nargs > counts->max_args) counts->max_args = nargs;
+  if (scratch > counts->max_scratch) counts->max_scratch = scratch;
   const uint64_t workspace = node->workspace_bytes();
   if (workspace != 0) {
     const uint32_t pool = node->workspace_pool();
@@ -264,6 +272,16 @@ uint64_t tensor_bytes(const fb::Tensor* tensor) {
     for (const int64_t dim : *tensor->shape()) elements *= static_cast<uint64_t>(dim);
   }
   return elements * dtype_size(tensor->dtype());
+}
+
+int32_t io_position(const fb::Model* model, uint32_t t) {
+  int32_t position = 0;
+  for (const auto* list : {model->inputs(), model->outputs()}) {
+    for (uint32_t i = 0; i < count_of(list); ++i, ++position) {
+      if (list->Get(i) == t) return position;
+    }
+  }
+  return -1;
 }
 
 uint32_t alias_root(const fb::Model* model, uint32_t tensor, uint64_t* offset) {
@@ -332,6 +350,8 @@ grt_status check_model_local(const fb::Model* model, ModelCounts* counts, grt_er
   }
   counts->tensors = count_of(model->tensors());
   counts->nodes = count_of(model->nodes());
+  counts->pools = pools;
+  counts->io = count_of(model->inputs()) + count_of(model->outputs());
   for (uint32_t t = 0; t < counts->tensors; ++t) {
     const grt_status s = check_tensor(model, t, counts, error);
     if (s != GRT_OK) return s;

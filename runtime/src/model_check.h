@@ -20,6 +20,10 @@ struct ModelCounts {
   uint32_t activations = 0;
   uint64_t max_workspace = 0;       // largest node workspace
   uint64_t stack_bytes = 0;         // GRT_STRATEGY_STACK: all activations, stack-allocated
+  uint32_t io = 0;                  // entries of the input and output lists
+  uint32_t pools = 0;
+  uint32_t max_args = 0;            // most arguments of one node
+  uint32_t max_scratch = 0;         // most tensor arguments of one node that are not inputs/outputs
 };
 
 // A tensor's live range in node indices: written first at `first`, read last at `last`.
@@ -41,6 +45,9 @@ grt_status check_model_graph(const fb::Model* model, Lifetime* lifetimes, grt_er
 
 // Byte size of a tensor of the blob; valid after check_model_local.
 uint64_t tensor_bytes(const fb::Tensor* tensor);
+
+// Where tensor t first appears in the input list followed by the output list, or -1.
+int32_t io_position(const fb::Model* model, uint32_t t);
 
 // The tensor whose bytes an alias chain ends in, and the total offset into it.
 uint32_t alias_root(const fb::Model* model, uint32_t tensor, uint64_t* offset);
