@@ -3,7 +3,11 @@
 // TFLM reference kernels, g++ -O2 on this kind of machine).
 //
 //   instructions [ZOO] [MODEL...]        the table (runs itself under valgrind per model)
-//   instructions --measure MODEL.tflite  one warm-up inference, then one measured one
+//   instructions --measure MODEL.tflite [lean|prepared]
+//                                        one warm-up inference, then one measured one
+//
+// graphrt's figure is the default, lean arguments; the prepared column (every node's
+// arguments built at init) shows what marshalling arguments before each node costs.
 //
 // Only measured_inference() is counted (--toggle-collect), so import, planning and init
 // are excluded, as TFLM's figure excludes AllocateTensors.
@@ -33,7 +37,7 @@ std::vector<uint8_t> read_bytes(const std::filesystem::path& path) {
 
 extern "C" __attribute__((noinline)) grt_status measured_inference(grt_executor* executor) { return grt_run(executor); }
 
-int measure(const char* tflite_path) {
+int measure(const char* tflite_path, grt_arguments arguments) {
   const std::vector<uint8_t> tflite = read_bytes(tflite_path);
   grt::tools::ModelDef model;
   const grt::tools::ImportResult imported = grt::tools::import_tflite(tflite.data(), tflite.size(), &model);
@@ -44,7 +48,9 @@ int measure(const char* tflite_path) {
   }
   const grt::tools::AlignedBytes blob(grt::tools::serialize(model));
   grt::cli::HostExecutor executor;
-  if (!executor.init(blob, grt::cli::HostExecutor::Options{}, &error)) {
+  grt::cli::HostExecutor::Options options;
+  options.arguments = arguments;
+  if (!executor.init(blob, options, &error)) {
     std::fprintf(stderr, "%s: %s\n", tflite_path, error.c_str());
     return 1;
   }
@@ -81,10 +87,22 @@ long long callgrind_total(const std::filesystem::path& file) {
   return -1;
 }
 
+// Runs this program's --measure under callgrind; the instructions of the measured run, or -1.
+long long count_under_callgrind(const std::filesystem::path& self, const std::filesystem::path& tflite,
+                                const std::filesystem::path& out, const char* arguments) {
+  const std::string command = "valgrind --tool=callgrind --collect-atstart=no --toggle-collect=measured_inference --callgrind-out-file='" +
+                              out.string() + "' '" + self.string() + "' --measure '" + tflite.string() + "' " + arguments +
+                              " > /dev/null 2>&1";
+  return std::system(command.c_str()) == 0 ? callgrind_total(out) : -1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc == 3 && std::strcmp(argv[1], "--measure") == 0) return measure(argv[2]);
+  if ((argc == 3 || argc == 4) && std::strcmp(argv[1], "--measure") == 0) {
+    const bool prepared = argc == 4 && std::strcmp(argv[3], "prepared") == 0;
+    return measure(argv[2], prepared ? GRT_ARGUMENTS_PREPARED : GRT_ARGUMENTS_LEAN);
+  }
   const std::filesystem::path zoo = argc > 1 ? argv[1] : "../shared";
   std::vector<std::string> models;
   for (int i = 2; i < argc; ++i) models.emplace_back(argv[i]);
@@ -97,22 +115,22 @@ int main(int argc, char** argv) {
   const std::filesystem::path self = std::filesystem::canonical("/proc/self/exe");
   const std::filesystem::path out_dir = std::filesystem::temp_directory_path() / ("graphrt_callgrind_" + std::to_string(::getpid()));
   std::filesystem::create_directories(out_dir);
-  std::printf("%-32s %16s %16s %8s\n", "model", "graphrt instr", "TFLM instr", "ratio");
+  std::printf("%-32s %16s %16s %8s %16s %10s\n", "model", "graphrt instr", "TFLM instr", "ratio", "prepared instr", "lean cost");
   int failures = 0;
   for (const std::string& name : models) {
-    const std::filesystem::path out = out_dir / (name + ".callgrind");
-    const std::string command = "valgrind --tool=callgrind --collect-atstart=no --toggle-collect=measured_inference --callgrind-out-file='" +
-                                out.string() + "' '" + self.string() + "' --measure '" + (zoo / "models" / (name + ".tflite")).string() +
-                                "' > /dev/null 2>&1";
-    const long long ours = std::system(command.c_str()) == 0 ? callgrind_total(out) : -1;
+    const std::filesystem::path tflite = zoo / "models" / (name + ".tflite");
+    const long long ours = count_under_callgrind(self, tflite, out_dir / (name + ".lean.callgrind"), "lean");
+    const long long prepared = count_under_callgrind(self, tflite, out_dir / (name + ".prepared.callgrind"), "prepared");
     const auto it = tflm.find(name);
     const double theirs = it == tflm.end() ? 0.0 : it->second;
-    if (ours < 0) {
+    if (ours < 0 || prepared < 0) {
       std::printf("%-32s %16s %16.0f %8s\n", name.c_str(), "failed", theirs, "-");
       ++failures;
       continue;
     }
-    std::printf("%-32s %16lld %16.0f %8.3f\n", name.c_str(), ours, theirs, theirs > 0 ? static_cast<double>(ours) / theirs : 0.0);
+    std::printf("%-32s %16lld %16.0f %8.3f %16lld %9.2f%%\n", name.c_str(), ours, theirs,
+                theirs > 0 ? static_cast<double>(ours) / theirs : 0.0, prepared,
+                100.0 * static_cast<double>(ours - prepared) / static_cast<double>(prepared));
     std::fflush(stdout);
   }
   std::filesystem::remove_all(out_dir);
