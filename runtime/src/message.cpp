@@ -12,7 +12,7 @@ class Writer {
   explicit Writer(grt_error* error) : error_(error) {
     while (length_ + 1 < GRT_ERROR_MESSAGE_SIZE && error_->message[length_] != '\0') ++length_;
   }
-  __attribute__((noinline)) void put(char c) {
+  void put(char c) {
     if (length_ + 1 >= GRT_ERROR_MESSAGE_SIZE) return;
     error_->message[length_++] = c;
     error_->message[length_] = '\0';
