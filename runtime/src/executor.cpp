@@ -67,12 +67,13 @@ DLTensor* io_slot(const grt_executor* x, uint32_t t) {
   return is_prepared(x) ? &x->tensors[t] : &x->io[position];
 }
 
-// Where an activation's bytes are when no caller buffer is bound to it.
-uint8_t* planned_data(const grt_executor* x, uint32_t t) {
+// Where activation t's bytes are when no caller buffer is bound to it.
+uint8_t* planned_data(const grt_executor* x, uint32_t t, const fb::Tensor* tensor) {
   if (is_dynamic(strategy_of(x))) return static_cast<uint8_t*>(x->owned[t]);
-  const auto* tensor = x->model->tensors()->Get(t);
   return x->pool_base[tensor->pool()] + tensor->offset();
 }
+
+uint8_t* planned_data(const grt_executor* x, uint32_t t) { return planned_data(x, t, x->model->tensors()->Get(t)); }
 
 // A tensor's data. Constants are in the blob; activations in memory only once it is bound
 // (`bound`): kernel checks at init see shapes, dtypes and constants, no activation data.
@@ -86,7 +87,7 @@ void* tensor_data(const grt_executor* x, uint32_t t, bool bound) {
     base = data == nullptr ? nullptr : const_cast<uint8_t*>(data->data());
   } else if (bound) {
     const DLTensor* slot = io_slot(x, root);
-    base = slot != nullptr ? static_cast<uint8_t*>(slot->data) : planned_data(x, root);
+    base = slot != nullptr ? static_cast<uint8_t*>(slot->data) : planned_data(x, root, tensor);
   }
   return base == nullptr ? nullptr : base + offset;
 }
@@ -97,9 +98,10 @@ void describe(const grt_executor* x, uint32_t t, DLTensor* d, bool bound) {
   d->data = tensor_data(x, t, bound);
   d->device.device_type = kDLCPU;
   d->device.device_id = 0;
-  d->ndim = tensor->shape() == nullptr ? 0 : static_cast<int>(tensor->shape()->size());
+  const auto* shape = tensor->shape();
+  d->ndim = shape == nullptr ? 0 : static_cast<int>(shape->size());
   d->dtype = dtype_to_dl(tensor->dtype());
-  d->shape = tensor->shape() == nullptr ? nullptr : const_cast<int64_t*>(tensor->shape()->data());
+  d->shape = shape == nullptr ? nullptr : const_cast<int64_t*>(shape->data());
   d->strides = nullptr;
   d->byte_offset = 0;
 }

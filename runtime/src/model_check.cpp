@@ -285,10 +285,11 @@ int32_t io_position(const fb::Model* model, uint32_t t) {
 }
 
 uint32_t alias_root(const fb::Model* model, uint32_t tensor, uint64_t* offset) {
-  const uint32_t count = model->tensors()->size();
+  const auto* tensors = model->tensors();
+  const uint32_t count = tensors->size();
   *offset = 0;
   for (uint32_t steps = 0; steps <= count; ++steps) {
-    const auto* t = model->tensors()->Get(tensor);
+    const auto* t = tensors->Get(tensor);
     if (t->kind() != fb::TensorKind::Alias) return tensor;
     *offset += t->offset();
     tensor = t->alias_of();
