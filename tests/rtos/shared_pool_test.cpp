@@ -107,6 +107,13 @@ TEST_F(RtosSharedPool, OneByteTooSmallForTheLargerPlanFailsAtInit) {
   EXPECT_EQ(std::string(b.error.message), expected);
 }
 
+TEST_F(RtosSharedPool, APoolNeverInitialisedIsRefusedAtInit) {
+  grt_shared_pool pool{};  // zeroed, not through grt_shared_pool_init: it has no operations
+  SharedRun a(small_, &pool, "model-a", &registry_.registry);
+  EXPECT_EQ(a.status, GRT_ERR_ARGUMENT);
+  EXPECT_STREQ(a.error.message, "shared pool is not initialised (grt_shared_pool_init)");
+}
+
 TEST_F(RtosSharedPool, RefusesOwnPoolBuffersOrDynamicStrategy) {
   tools::AlignedBytes buffer(shared_bytes(large_));
   grt_shared_pool pool;

@@ -78,11 +78,6 @@ TEST(Conv2dS8, SamePaddingSkipsTapsOutsideTheImage) {
             (std::vector<int8_t>{12 + 4, 21 + 6, 16 + 4, 27 + 6, 45 + 9, 33 + 6, 24 + 4, 39 + 6, 28 + 4}));
 }
 
-struct Geometry {
-  std::vector<int64_t> input, filter, output;
-  ref::Window window;
-};
-
 // Shapes exercising every path of the window loops.
 std::vector<Geometry> geometries() {
   return {
@@ -129,11 +124,7 @@ const int32_t kInputOffsets[4] = {5, 0, 128, -127};
 TEST(Conv2dS8, MatchesTflmLoopsOverGeometries) {
   uint32_t seed = 1;
   for (const Geometry& g : geometries()) {
-    S8 s;
-    s.input_shape = g.input;
-    s.filter_shape = g.filter;
-    s.output_shape = g.output;
-    s.window = g.window;
+    S8 s = with_geometry<S8>(g);
     const size_t channels = size_t(g.output[3]);
     s.filter = pattern<int8_t>(elements(g.filter), seed++, -127, 127);
     s.bias = pattern<int32_t>(channels, seed++, -3000, 3000);
@@ -210,11 +201,7 @@ TEST(Conv2dS16, UsesTheSixtyFourBitBiasAndRequantization) {
 TEST(Conv2dS16, MatchesTflmLoopsOverGeometries) {
   uint32_t seed = 100;
   for (const Geometry& g : geometries()) {
-    S16 s;
-    s.input_shape = g.input;
-    s.filter_shape = g.filter;
-    s.output_shape = g.output;
-    s.window = g.window;
+    S16 s = with_geometry<S16>(g);
     const size_t channels = size_t(g.output[3]);
     s.filter = pattern<int8_t>(elements(g.filter), seed++, -127, 127);
     s.bias = pattern<int64_t>(channels, seed++, -3000000, 3000000);
@@ -255,11 +242,7 @@ TEST(Conv2dF32, SumsBlocksAndAppliesActivation) {
 TEST(Conv2dF32, MatchesTflmLoopsToRounding) {
   uint32_t seed = 200;
   for (const Geometry& g : geometries()) {
-    F32 s;
-    s.input_shape = g.input;
-    s.filter_shape = g.filter;
-    s.output_shape = g.output;
-    s.window = g.window;
+    F32 s = with_geometry<F32>(g);
     s.filter = pattern<float>(elements(g.filter), seed++, -1.3, 1.1);
     if (seed % 2 == 0) s.bias = pattern<float>(size_t(g.output[3]), seed++, -0.5, 0.5);
     const auto input = pattern<float>(elements(g.input), seed++, -2.0, 2.0);

@@ -41,6 +41,23 @@ struct ConvSpec {
   double float_max = std::numeric_limits<float>::max();
 };
 
+// Shapes and window of one convolution, as the tests list them.
+struct Geometry {
+  std::vector<int64_t> input, filter, output;
+  ref::Window window;
+};
+
+// A spec with g's shapes and window; the test adds the constants and output stage.
+template <typename Spec>
+Spec with_geometry(const Geometry& g) {
+  Spec s;
+  s.input_shape = g.input;
+  s.filter_shape = g.filter;
+  s.output_shape = g.output;
+  s.window = g.window;
+  return s;
+}
+
 enum class Layout {
   kQuantizedWithOffsets,  // conv2d_s8, depthwise_conv2d_s8
   kQuantized,             // conv2d_s16

@@ -51,11 +51,6 @@ TEST(DepthwiseConv2dS8, PaddingIgnoresTheZeroPoint) {
             (std::vector<int8_t>{24, 30, 26}));
 }
 
-struct Geometry {
-  std::vector<int64_t> input, filter, output;
-  ref::Window window;
-};
-
 std::vector<Geometry> geometries() {
   return {
       {{1, 5, 5, 3}, {1, 3, 3, 3}, {1, 5, 5, 3}, {1, 1, 1, 1, 1, 1}},    // SAME
@@ -70,11 +65,7 @@ std::vector<Geometry> geometries() {
 TEST(DepthwiseConv2dS8, MatchesTflmLoopsOverGeometries) {
   uint32_t seed = 300;
   for (const Geometry& g : geometries()) {
-    S8 s;
-    s.input_shape = g.input;
-    s.filter_shape = g.filter;
-    s.output_shape = g.output;
-    s.window = g.window;
+    S8 s = with_geometry<S8>(g);
     const size_t channels = size_t(g.output[3]);
     s.filter = pattern<int8_t>(elements(g.filter), seed++, -127, 127);
     s.bias = pattern<int32_t>(channels, seed++, -2000, 2000);
@@ -98,11 +89,7 @@ TEST(DepthwiseConv2dS8, MatchesTflmLoopsOverGeometries) {
 TEST(DepthwiseConv2dF32, MatchesTflmLoopsBitForBit) {
   uint32_t seed = 400;
   for (const Geometry& g : geometries()) {
-    F32 s;
-    s.input_shape = g.input;
-    s.filter_shape = g.filter;
-    s.output_shape = g.output;
-    s.window = g.window;
+    F32 s = with_geometry<F32>(g);
     s.filter = pattern<float>(elements(g.filter), seed++, -1.5, 1.2);
     if (seed % 2 == 0) s.bias = pattern<float>(size_t(g.output[3]), seed++, -0.5, 0.5);
     s.float_min = -1.0;

@@ -41,11 +41,7 @@ TEST(TransposeConvS16, SaturatesAndClamps) {
             (std::vector<int16_t>{32767, -1000}));
 }
 
-struct Geometry {
-  std::vector<int64_t> input, filter, output;
-  ref::Window window;  // dilation unused
-};
-
+// Window dilation is unused by transposed convolution.
 std::vector<Geometry> geometries() {
   return {
       {{1, 1, 5, 64}, {64, 3, 4, 64}, {1, 3, 12, 64}, {1, 2, 1, 1, 0, 0}},  // seanet_transpose_conv0
@@ -60,11 +56,7 @@ std::vector<Geometry> geometries() {
 TEST(TransposeConvS16, MatchesTflmScatterOverGeometries) {
   uint32_t seed = 500;
   for (const Geometry& g : geometries()) {
-    S16 s;
-    s.input_shape = g.input;
-    s.filter_shape = g.filter;
-    s.output_shape = g.output;
-    s.window = g.window;
+    S16 s = with_geometry<S16>(g);
     const size_t channels = size_t(g.output[3]);
     s.filter = pattern<int8_t>(elements(g.filter), seed++, -127, 127);
     if (seed % 2 == 0) s.bias = pattern<int64_t>(channels, seed++, -5000000, 5000000);
