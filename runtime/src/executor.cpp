@@ -12,6 +12,7 @@
 #include "graphrt/platform.h"
 #include "message.h"
 #include "model_check.h"
+#include "raw_enum.h"
 #include "shared_pool_internal.h"
 
 namespace grt {
@@ -174,27 +175,6 @@ void bind_tensors(grt_executor* x) {
     // DYNAMIC takes each workspace inside run().
     if (strategy_of(x) == GRT_STRATEGY_STATIC) records[n].workspace = x->pool_base[node->workspace_pool()] + node->workspace_offset();
     if (is_stack(strategy_of(x))) records[n].workspace = x->stack_workspace;
-  }
-}
-
-// C callers may store any int in an enum field, and loading an out-of-range enum is
-// undefined in C++: read the field's bytes instead.
-// (Bare-metal ARM EABI uses short enums: one byte for these.)
-template <typename Enum>
-uint32_t raw_enum(const Enum& field) {
-  if constexpr (sizeof(Enum) == 1) {
-    uint8_t value = 0;
-    memcpy(&value, &field, sizeof value);
-    return value;
-  } else if constexpr (sizeof(Enum) == 2) {
-    uint16_t value = 0;
-    memcpy(&value, &field, sizeof value);
-    return value;
-  } else {
-    static_assert(sizeof(Enum) == 4, "an enum of 1, 2 or 4 bytes");
-    uint32_t value = 0;
-    memcpy(&value, &field, sizeof value);
-    return value;
   }
 }
 
@@ -528,6 +508,17 @@ class CurrentExecutor {
 
 }  // namespace
 
+#if defined(__arm__)
+constexpr bool same_sizes(const LayoutSizes& a, const LayoutSizes& b) {
+  return a.executor == b.executor && a.dl_tensor == b.dl_tensor && a.dl_tensor_align == b.dl_tensor_align &&
+         a.tvm_value == b.tvm_value && a.tvm_value_align == b.tvm_value_align && a.node_record == b.node_record &&
+         a.node_record_align == b.node_record_align && a.pointer == b.pointer && a.stack_allocator == b.stack_allocator &&
+         a.stack_allocator_align == b.stack_allocator_align;
+}
+static_assert(same_sizes(kNativeSizes, kArm32Sizes), "kArm32Sizes must describe this 32-bit Arm build: update it");
+#endif
+
+template <const LayoutSizes& z>
 Layout compute_layout(const ModelCounts& c, grt_strategy strategy, grt_arguments arguments) {
   Layout l;
   // Below these counts no figure overflows a 32-bit size_t; no device holds a larger model.
@@ -543,20 +534,20 @@ Layout compute_layout(const ModelCounts& c, grt_strategy strategy, grt_arguments
     offset += bytes;
     return at;
   };
-  take(sizeof(grt_executor), kBookkeepingAlignment);
+  take(z.executor, kBookkeepingAlignment);
   if (is_scheduled(strategy)) l.orders = take(4 * (2 * tensors + 2 * (nodes + 1)), 4);
-  if (c.max_workspace != 0) l.workspace = take(sizeof(grt_stack_allocator), alignof(grt_stack_allocator));
+  if (c.max_workspace != 0) l.workspace = take(z.stack_allocator, z.stack_allocator_align);
   // The lifetimes overlap every table after this point: they are dead before any is written.
-  l.lifetimes = take(0, alignof(NodeRecord));
-  l.nodes = take(nodes * (prepared ? sizeof(NodeRecord) : sizeof(TVMBackendPackedCFunc)), alignof(NodeRecord));
-  l.tensors = take((prepared ? tensors : c.max_scratch) * sizeof(DLTensor), alignof(DLTensor));
-  l.io = take(prepared ? 0 : c.io * sizeof(DLTensor), alignof(DLTensor));
-  l.values = take(args * sizeof(TVMValue), alignof(TVMValue));
+  l.lifetimes = take(0, z.node_record_align);
+  l.nodes = take(nodes * (prepared ? z.node_record : z.pointer), z.node_record_align);
+  l.tensors = take((prepared ? tensors : c.max_scratch) * z.dl_tensor, z.dl_tensor_align);
+  l.io = take(prepared ? 0 : c.io * z.dl_tensor, z.dl_tensor_align);
+  l.values = take(args * z.tvm_value, z.tvm_value_align);
   l.codes = take(args * sizeof(int), alignof(int));
   if (is_dynamic(strategy)) {
-    l.owned = take(tensors * sizeof(void*), alignof(void*));
+    l.owned = take(tensors * z.pointer, z.pointer);
   } else {
-    l.pool_base = take(c.pools * sizeof(uint8_t*), alignof(uint8_t*));
+    l.pool_base = take(c.pools * z.pointer, z.pointer);
   }
   const size_t lifetimes_end = l.lifetimes + tensors * sizeof(Lifetime);
   if (offset < lifetimes_end) offset = lifetimes_end;
@@ -564,26 +555,21 @@ Layout compute_layout(const ModelCounts& c, grt_strategy strategy, grt_arguments
   return l;
 }
 
-// What sizing and init share: the modes known, the blob opened and checked, the layout.
+template <const LayoutSizes& kSizes>
 grt_status lay_out(const void* blob, size_t blob_size, grt_strategy strategy, grt_arguments arguments, const fb::Model** model,
                    ModelCounts* counts, Layout* layout, grt_error* error) {
   grt_status s = validate_modes(strategy, arguments, error);
   if (s == GRT_OK) s = open_model(blob, blob_size, model, error);
   if (s == GRT_OK) s = check_model_local(*model, counts, error);
   if (s != GRT_OK) return s;
-  *layout = compute_layout(*counts, strategy, arguments);
+  *layout = compute_layout<kSizes>(*counts, strategy, arguments);
   if (!layout->fits) return fail(error, GRT_ERR_STORAGE_TOO_SMALL, nullptr, "model needs more bookkeeping than this machine can address");
   return GRT_OK;
 }
 
-}  // namespace grt
-
-using grt::fail;
-
-extern "C" {
-
-grt_status grt_model_requirements_for(const void* blob, size_t blob_size, const grt_options* options,
-                                      grt_requirements* out, grt_error* error) {
+template <const LayoutSizes& kSizes>
+grt_status requirements_for(const void* blob, size_t blob_size, const grt_options* options, grt_requirements* out,
+                            grt_error* error) {
   if (out == nullptr) return fail(error, GRT_ERR_ARGUMENT, nullptr, "requirements output is NULL");
   memset(out, 0, sizeof(*out));
   if (options == nullptr) return fail(error, GRT_ERR_ARGUMENT, nullptr, "options are required");
@@ -593,7 +579,7 @@ grt_status grt_model_requirements_for(const void* blob, size_t blob_size, const 
   const grt::fb::Model* model = nullptr;
   grt::ModelCounts counts;
   grt::Layout layout;
-  const grt_status s = grt::lay_out(blob, blob_size, strategy, options->arguments, &model, &counts, &layout, error);
+  const grt_status s = lay_out<kSizes>(blob, blob_size, strategy, options->arguments, &model, &counts, &layout, error);
   if (s != GRT_OK) return s;
   out->bookkeeping_bytes = layout.total;
   out->bookkeeping_alignment = grt::kBookkeepingAlignment;
@@ -611,6 +597,20 @@ grt_status grt_model_requirements_for(const void* blob, size_t blob_size, const 
     out->allocator_bytes = static_cast<size_t>(counts.stack_bytes + counts.max_workspace);
   }
   return GRT_OK;
+}
+
+template grt_status requirements_for<kNativeSizes>(const void*, size_t, const grt_options*, grt_requirements*, grt_error*);
+template grt_status requirements_for<kArm32Sizes>(const void*, size_t, const grt_options*, grt_requirements*, grt_error*);
+
+}  // namespace grt
+
+using grt::fail;
+
+extern "C" {
+
+grt_status grt_model_requirements_for(const void* blob, size_t blob_size, const grt_options* options,
+                                      grt_requirements* out, grt_error* error) {
+  return grt::requirements_for<grt::kNativeSizes>(blob, blob_size, options, out, error);
 }
 
 grt_status grt_model_requirements(const void* blob, size_t blob_size, grt_strategy strategy,
@@ -634,7 +634,7 @@ static grt_status init_executor(grt_executor** out, void* storage, size_t storag
   const grt::fb::Model* model = nullptr;
   grt::ModelCounts counts;
   grt::Layout layout;
-  s = grt::lay_out(blob, blob_size, strategy, options->arguments, &model, &counts, &layout, error);
+  s = grt::lay_out<grt::kNativeSizes>(blob, blob_size, strategy, options->arguments, &model, &counts, &layout, error);
   if (s != GRT_OK) return s;
   if (storage == nullptr || storage_size < layout.total) {
     return fail(error, GRT_ERR_STORAGE_TOO_SMALL, nullptr, "executor storage needs %u bytes, %u given",

@@ -1,6 +1,7 @@
 // graphrt inspect: text and JSON views of a blob, and refusals of broken files.
 #include "cli_models.h"
 #include "cli_runner.h"
+#include "graphrt/target_requirements.h"
 #include "graphrt/tools/planner.h"
 #include "json_reader.h"
 #include "test_models.h"
@@ -18,7 +19,7 @@ TEST_F(CliInspect, TextShowsTensorsNodesKernelsPoolsAndMemory) {
   for (const char* text : {"model 'every_kind'", "producer: graphrt cli tests", "tensors (4)", "nodes (2)", "kernels (2): noop copy",
                            "pools (1)", "'activations'", "pool 'activations' @ ", "alias of tensor 0 + 0",
                            "buffer 0, 12 constant bytes", "inspect_me", "reshape_copy", "in:1 out:2", "7 0.5 none",
-                           "static", "dynamic", "stack", "liveness lower bound: 32 B"}) {
+                           "static", "dynamic", "stack", "arm32 prepared", "liveness lower bound: 32 B"}) {
     EXPECT_NE(r.out.find(text), std::string::npos) << "'" << text << "' missing from\n" << r.out;
   }
 }
@@ -41,6 +42,16 @@ TEST_F(CliInspect, JsonHasPoolsRuntimeBytesLowerBoundNodesAndTensors) {
   EXPECT_EQ(j["runtime_bytes"].number, static_cast<double>(fixed.bookkeeping_bytes));
   EXPECT_EQ(j["lower_bound_bytes"].number, static_cast<double>(tools::liveness_lower_bound(tools::planning_blocks(def))));
   EXPECT_EQ(j["memory"]["static"]["pool_bytes"][0].number, static_cast<double>(fixed.pool_bytes[0]));
+  // What Cortex-M firmware reserves at build time.
+  const tools::AlignedBytes blob = to_blob(def);
+  grt_options options{};
+  grt_requirements arm32{};
+  grt_error error_record{};
+  ASSERT_EQ(grt_model_requirements_abi(blob.data(), blob.size(), &options, GRT_ABI_ARM32, &arm32, &error_record), GRT_OK);
+  EXPECT_EQ(j["memory"]["static"]["arm32_bookkeeping_bytes"].number, static_cast<double>(arm32.bookkeeping_bytes));
+  options.arguments = GRT_ARGUMENTS_PREPARED;
+  ASSERT_EQ(grt_model_requirements_abi(blob.data(), blob.size(), &options, GRT_ABI_ARM32, &arm32, &error_record), GRT_OK);
+  EXPECT_EQ(j["memory"]["static"]["arm32_prepared_bookkeeping_bytes"].number, static_cast<double>(arm32.bookkeeping_bytes));
   EXPECT_EQ(j["memory"]["stack"]["allocator_bytes"].number,
             static_cast<double>(requirements_of(def, GRT_STRATEGY_STACK).allocator_bytes));
   EXPECT_EQ(j["memory"]["dynamic"]["allocator_bytes"].number,

@@ -17,6 +17,11 @@ extern "C" {
  * failures (a case whose outputs differ from TFLM's, or a load/run error counts one). */
 unsigned fw_run_golden_cases(const fw_golden_model* model, const void* blob, size_t blob_size);
 
+/* Asks the device's runtime what the blob needs (grt_model_requirements) and compares it
+ * with what the image reserved at build time. Returns 1 if they differ. Only the image that
+ * proves the build-time figures calls it: others do not link grt_model_requirements. */
+unsigned fw_check_requirements(const fw_golden_model* model, const void* blob, size_t blob_size);
+
 /* Copies case `index`'s inputs into the executor's inputs. Returns 0 if a size differs. */
 int fw_golden_write_inputs(grt_executor* executor, const fw_golden_model* model, uint32_t index);
 

@@ -11,7 +11,11 @@ extern const size_t fw_model_blob_size;
 
 int main(void) {
   grt_cortex_m_stack_paint();
-  const unsigned failures = fw_run_golden_cases(&fw_golden, fw_model_blob, fw_model_blob_size);
+  unsigned failures = 0;
+#if defined(FW_CHECK_REQUIREMENTS)
+  failures += fw_check_requirements(&fw_golden, fw_model_blob, fw_model_blob_size);
+#endif
+  failures += fw_run_golden_cases(&fw_golden, fw_model_blob, fw_model_blob_size);
   fw_report_stack();
   return failures == 0 ? 0 : 1;
 }

@@ -14,9 +14,9 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "graphrt inspect ${BLOB} failed (${rc})")
 endif()
 
-# Memory from the plan. The bookkeeping figure is the host's (64-bit pointers): at least
-# what a 32-bit target needs; the firmware prints the exact device figure at boot.
-string(JSON bookkeeping GET "${plan}" memory static bookkeeping_bytes)
+# Memory from the plan, and the executor's bookkeeping as a 32-bit Arm build of graphrt
+# lays it out (the full-runtime image checks it against the device's own answer).
+string(JSON bookkeeping GET "${plan}" memory static arm32_bookkeeping_bytes)
 string(JSON pool_count LENGTH "${plan}" pools)
 set(pool_arrays "")
 set(pool_list "")

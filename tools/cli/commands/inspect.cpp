@@ -11,6 +11,7 @@
 #include "../report.h"
 #include "../table.h"
 #include "graphrt/graphrt.h"
+#include "graphrt/target_requirements.h"
 #include "graphrt/tools/planner.h"
 
 namespace grt::cli {
@@ -24,7 +25,8 @@ const CommandSpec kSpec{
     "alias of another tensor. Memory: the executor's bookkeeping, the pools, and the\n"
     "allocator bytes for the dynamic and stack strategies, from grt_model_requirements\n"
     "(bookkeeping for the default lean arguments; 'prepared': with every node's arguments\n"
-    "built at init, for the fastest dispatch);\n"
+    "built at init, for the fastest dispatch; 'arm32': the same for a 32-bit Arm build such\n"
+    "as Cortex-M firmware, which can reserve it at build time);\n"
     "the lower bound is the most bytes live during any one node (no plan can be smaller).",
     {"M.grt"},
     {{"json", 0, "", false, "print JSON instead of text"}},
@@ -37,6 +39,8 @@ struct StrategyBudget {
   grt_error error{};
   grt_requirements requirements{};
   size_t prepared_bookkeeping_bytes = 0;  // under GRT_ARGUMENTS_PREPARED
+  size_t arm32_bookkeeping_bytes = 0;     // the same two on a 32-bit Arm build
+  size_t arm32_prepared_bookkeeping_bytes = 0;
 };
 
 struct Inspection {
@@ -167,7 +171,8 @@ void print_text(const Inspection& x) {
   }
 
   std::printf("\nmemory (bytes to provide before grt_init):\n");
-  Table memory({{"strategy"}, {"bookkeeping", true}, {"prepared", true}, {"pools", true}, {"allocator", true}});
+  Table memory({{"strategy"}, {"bookkeeping", true}, {"prepared", true}, {"arm32", true}, {"arm32 prepared", true}, {"pools", true},
+                {"allocator", true}});
   std::string refusals;
   for (const StrategyBudget& b : x.budgets) {
     if (b.status != GRT_OK) {
@@ -176,6 +181,7 @@ void print_text(const Inspection& x) {
     }
     const bool is_static = b.strategy == GRT_STRATEGY_STATIC;
     memory.add_row({b.name, std::to_string(b.requirements.bookkeeping_bytes), std::to_string(b.prepared_bookkeeping_bytes),
+                    std::to_string(b.arm32_bookkeeping_bytes), std::to_string(b.arm32_prepared_bookkeeping_bytes),
                     std::to_string(is_static ? total_pool_bytes(b.requirements) : 0),
                     std::to_string(is_static ? size_t{0} : b.requirements.allocator_bytes)});
   }
@@ -193,6 +199,8 @@ void write_budget(JsonWriter& j, const StrategyBudget& b) {
   const grt_requirements& r = b.requirements;
   j.key("bookkeeping_bytes").value(uint64_t{r.bookkeeping_bytes});
   j.key("prepared_bookkeeping_bytes").value(uint64_t{b.prepared_bookkeeping_bytes});
+  j.key("arm32_bookkeeping_bytes").value(uint64_t{b.arm32_bookkeeping_bytes});
+  j.key("arm32_prepared_bookkeeping_bytes").value(uint64_t{b.arm32_prepared_bookkeeping_bytes});
   if (b.strategy == GRT_STRATEGY_STATIC) {
     j.key("pool_bytes").begin_array();
     for (uint32_t p = 0; p < r.pool_count; ++p) j.value(uint64_t{r.pool_bytes[p]});
@@ -310,13 +318,21 @@ int run_inspect_command(const std::vector<std::string>& args) {
   x.budgets = {{"static", GRT_STRATEGY_STATIC}, {"dynamic", GRT_STRATEGY_DYNAMIC}, {"stack", GRT_STRATEGY_STACK}};
   for (StrategyBudget& b : x.budgets) {
     b.status = grt_model_requirements(file.blob.data(), file.blob.size(), b.strategy, &b.requirements, &b.error);
-    grt_options prepared{};
-    prepared.memory.strategy = b.strategy;
-    prepared.arguments = GRT_ARGUMENTS_PREPARED;
-    grt_requirements r{};
-    if (b.status == GRT_OK && grt_model_requirements_for(file.blob.data(), file.blob.size(), &prepared, &r, &b.error) == GRT_OK) {
-      b.prepared_bookkeeping_bytes = r.bookkeeping_bytes;
-    }
+    if (b.status != GRT_OK) continue;
+    // The blob loaded once; the other figures differ only in layout.
+    auto bookkeeping = [&](grt_arguments arguments, grt_abi abi) {
+      grt_options options{};
+      options.memory.strategy = b.strategy;
+      options.arguments = arguments;
+      grt_requirements r{};
+      grt_error unused;
+      return grt_model_requirements_abi(file.blob.data(), file.blob.size(), &options, abi, &r, &unused) == GRT_OK
+                 ? r.bookkeeping_bytes
+                 : size_t{0};
+    };
+    b.prepared_bookkeeping_bytes = bookkeeping(GRT_ARGUMENTS_PREPARED, GRT_ABI_NATIVE);
+    b.arm32_bookkeeping_bytes = bookkeeping(GRT_ARGUMENTS_LEAN, GRT_ABI_ARM32);
+    b.arm32_prepared_bookkeeping_bytes = bookkeeping(GRT_ARGUMENTS_PREPARED, GRT_ABI_ARM32);
   }
   // Liveness walks indices the runtime has range-checked; skip it for a refused blob.
   x.checked = x.budgets.front().status == GRT_OK;
