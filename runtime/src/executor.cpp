@@ -555,6 +555,7 @@ Layout compute_layout(const ModelCounts& c, grt_strategy strategy, grt_arguments
   return l;
 }
 
+// What sizing and init share: the modes known, the blob opened and checked, the layout.
 template <const LayoutSizes& kSizes>
 grt_status lay_out(const void* blob, size_t blob_size, grt_strategy strategy, grt_arguments arguments, const fb::Model** model,
                    ModelCounts* counts, Layout* layout, grt_error* error) {

@@ -43,14 +43,6 @@ struct LayoutSizes {
   size_t stack_allocator, stack_allocator_align;
 };
 
-template <const LayoutSizes& kSizes>
-Layout compute_layout(const ModelCounts& counts, grt_strategy strategy, grt_arguments arguments);
-
-// What sizing and init share: the modes known, the blob opened and checked, the layout.
-template <const LayoutSizes& kSizes>
-grt_status lay_out(const void* blob, size_t blob_size, grt_strategy strategy, grt_arguments arguments, const fb::Model** model,
-                   ModelCounts* counts, Layout* layout, grt_error* error);
-
 // grt_model_requirements_for with the layout of the ABI kSizes describes (instantiated in
 // executor.cpp for kNativeSizes and kArm32Sizes).
 template <const LayoutSizes& kSizes>
@@ -100,9 +92,12 @@ namespace grt {
 
 // This build's ABI.
 inline constexpr LayoutSizes kNativeSizes = {
-    sizeof(grt_executor),  sizeof(DLTensor),   alignof(DLTensor),           sizeof(TVMValue), alignof(TVMValue),
-    sizeof(NodeRecord),    alignof(NodeRecord), sizeof(void*),              sizeof(grt_stack_allocator),
-    alignof(grt_stack_allocator),
+    sizeof(grt_executor),
+    sizeof(DLTensor), alignof(DLTensor),
+    sizeof(TVMValue), alignof(TVMValue),
+    sizeof(NodeRecord), alignof(NodeRecord),
+    sizeof(void*),
+    sizeof(grt_stack_allocator), alignof(grt_stack_allocator),
 };
 static_assert(sizeof(TVMBackendPackedCFunc) == sizeof(void*) && sizeof(uint8_t*) == sizeof(void*), "one pointer size");
 static_assert(sizeof(int) == 4 && sizeof(Lifetime) == 8, "the same on every ABI graphrt sizes for");
@@ -110,7 +105,14 @@ static_assert(sizeof(int) == 4 && sizeof(Lifetime) == 8, "the same on every ABI 
 // 32-bit Arm (AAPCS: Cortex-M, and Cortex-A in 32-bit mode). Host tools size firmware's
 // storage from it at build time; a build for such a target proves it equal to the native
 // table (executor.cpp).
-inline constexpr LayoutSizes kArm32Sizes = {224, 40, 8, 8, 8, 16, 4, 4, 32, 4};
+inline constexpr LayoutSizes kArm32Sizes = {
+    224,    // grt_executor (its error message is 160 of it)
+    40, 8,  // DLTensor
+    8, 8,   // TVMValue
+    16, 4,  // NodeRecord
+    4,      // pointers
+    32, 4,  // grt_stack_allocator
+};
 
 extern template grt_status requirements_for<kNativeSizes>(const void*, size_t, const grt_options*, grt_requirements*, grt_error*);
 extern template grt_status requirements_for<kArm32Sizes>(const void*, size_t, const grt_options*, grt_requirements*, grt_error*);
