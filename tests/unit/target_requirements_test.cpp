@@ -64,10 +64,9 @@ TEST(TargetRequirements, UnknownAbiAndBadBlobsAreRefused) {
   grt_options options{};
   grt_requirements out{};
   grt_error error{};
-  grt_abi unknown;
-  const int seven = 7;
-  memcpy(&unknown, &seven, sizeof unknown);
-  EXPECT_EQ(grt_model_requirements_abi(blob.data(), blob.size(), &options, unknown, &out, &error), GRT_ERR_ARGUMENT);
+  // As a C caller may pass it (never loaded as an enum here: the runtime reads its bytes).
+  EXPECT_EQ(grt_model_requirements_abi(blob.data(), blob.size(), &options, static_cast<grt_abi>(7), &out, &error),
+            GRT_ERR_ARGUMENT);
   EXPECT_STREQ(error.message, "unknown ABI 7");
   EXPECT_EQ(grt_model_requirements_abi(blob.data(), 4, &options, GRT_ABI_ARM32, &out, &error), GRT_ERR_BLOB_TOO_SMALL);
   EXPECT_EQ(grt_model_requirements_abi(blob.data(), blob.size(), nullptr, GRT_ABI_ARM32, &out, &error), GRT_ERR_ARGUMENT);
