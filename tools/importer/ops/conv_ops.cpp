@@ -130,9 +130,14 @@ bool bias_arg(ImportContext& ctx, int input_slot, DType wanted, int64_t channels
   }
   const int32_t bias = ctx.input_index(input_slot);
   const std::vector<int64_t> shape = ctx.shape(bias);
-  int64_t count = 1;
-  for (int64_t d : shape) count *= d;
-  if (count != channels) return ctx.fail("bias has " + std::to_string(count) + " values for " + std::to_string(channels) + " channels");
+  uint64_t count = 1;
+  for (const int64_t d : shape) {
+    if (d < 0) return ctx.fail("bias has a dynamic shape; graphrt needs every dimension known");
+    count *= static_cast<uint64_t>(d);  // a corrupt shape may wrap here; importing the tensor refuses its size
+  }
+  if (count != static_cast<uint64_t>(channels)) {
+    return ctx.fail("bias has " + std::to_string(count) + " values for " + std::to_string(channels) + " channels");
+  }
   const DType type = ctx.dtype(bias);
   if (type == wanted) {
     args->push_back(ArgDef::input(ctx.graph_tensor(bias)));
