@@ -1,7 +1,11 @@
 # grt_map_parts(<map file> <prefix>): bytes of a linked image by part and by kind, from GNU
 # ld's map (-Wl,-Map). Sets <prefix>_<part>_<kind> in the caller for every part in
 # GRT_MAP_PARTS and kind in text (code: vectors, .text, exidx), rodata (incl. the model
-# section), data, bss. A part is decided by the object an input section came from.
+# section), data, bss. A part is decided by the object an input section came from. The
+# runtime core's .text is also split by object: <prefix>_core_objects lists them (e.g.
+# model_check) and <prefix>_core_<object> holds each one's bytes; <prefix>_core_flatbuffers
+# is the part of them that is FlatBuffers' code (its verifier, and the accessors generated
+# from the schema).
 set(GRT_MAP_PARTS runtime_core kernels integrity crypto model pools bookkeeping golden_data firmware
     platform libc padding other)
 set(GRT_MAP_KINDS text rodata data bss)
@@ -57,6 +61,8 @@ function(grt_map_parts map prefix)
     endforeach()
   endforeach()
 
+  set(core_objects "")
+  set(core_flatbuffers 0)
   set(kind "")
   set(pending "")
   foreach(line IN LISTS lines)
@@ -100,6 +106,19 @@ function(grt_map_parts map prefix)
       _grt_map_part("${file}" "${section}" part)
     endif()
     math(EXPR sum_${part}_${kind} "${sum_${part}_${kind}} + ${bytes}")
+    if(part STREQUAL "runtime_core" AND kind STREQUAL "text" AND file MATCHES "\\(([A-Za-z0-9_]+)\\.(cpp|c)\\.obj\\)$")
+      set(object "${CMAKE_MATCH_1}")
+      list(FIND core_objects ${object} seen)  # scripts run without IN_LIST's policy
+      if(seen LESS 0)
+        list(APPEND core_objects ${object})
+        set(core_${object} 0)
+      endif()
+      math(EXPR core_${object} "${core_${object}} + ${bytes}")
+      # By the function's own (mangled) name: flatbuffers:: or the schema's grt::fb::.
+      if(section MATCHES "^\\.text\\._ZNK?(11flatbuffers|3grt2fb)")
+        math(EXPR core_flatbuffers "${core_flatbuffers} + ${bytes}")
+      endif()
+    endif()
   endforeach()
 
   foreach(part ${GRT_MAP_PARTS})
@@ -107,4 +126,9 @@ function(grt_map_parts map prefix)
       set(${prefix}_${part}_${kind} ${sum_${part}_${kind}} PARENT_SCOPE)
     endforeach()
   endforeach()
+  set(${prefix}_core_objects "${core_objects}" PARENT_SCOPE)
+  foreach(object ${core_objects})
+    set(${prefix}_core_${object} ${core_${object}} PARENT_SCOPE)
+  endforeach()
+  set(${prefix}_core_flatbuffers ${core_flatbuffers} PARENT_SCOPE)
 endfunction()
