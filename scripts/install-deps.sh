@@ -10,7 +10,9 @@ packages=(
   googletest libgtest-dev libbenchmark-dev
   valgrind
   clang libclang-rt-14-dev
-  gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm dpkg-dev
+  gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-system-arm dpkg-dev
+  nlohmann-json3-dev libcli11-dev
+  python3-dev pybind11-dev python3-numpy python3-pytest
 )
 
 missing=()

@@ -15,6 +15,11 @@
 #include "conv/entries.inc"
 #include "dense/entries.inc"
 #include "elementwise/entries.inc"
+#include "pool/entries.inc"
+#include "activation/entries.inc"
+#include "binary/entries.inc"
+#include "movement/entries.inc"
+#include "reduce/entries.inc"
 #undef GRT_KERNEL
 
 namespace {
@@ -25,6 +30,11 @@ constexpr grt_kernel_entry kUnsorted[] = {
 #include "conv/entries.inc"
 #include "dense/entries.inc"
 #include "elementwise/entries.inc"
+#include "pool/entries.inc"
+#include "activation/entries.inc"
+#include "binary/entries.inc"
+#include "movement/entries.inc"
+#include "reduce/entries.inc"
 #undef GRT_KERNEL
 };
 constexpr size_t kCount = sizeof(kUnsorted) / sizeof(kUnsorted[0]);

@@ -40,7 +40,10 @@ bool read_tolerances(const std::filesystem::path& meta, std::vector<FloatToleran
 }  // namespace
 
 bool load_golden(const std::filesystem::path& zoo, const std::string& model, GoldenModel* out, std::string* error) {
-  const std::filesystem::path folder = zoo / "golden" / model;
+  return load_golden_folder(zoo / "golden" / model, model, out, error);
+}
+
+bool load_golden_folder(const std::filesystem::path& folder, const std::string& model, GoldenModel* out, std::string* error) {
   GoldenModel g;
   g.name = model;
   if (!read_tolerances(folder / "meta.json", &g.tolerances, error)) return false;

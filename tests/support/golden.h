@@ -34,6 +34,8 @@ std::vector<uint8_t> read_bytes(const std::filesystem::path& path);
 // Reads every case of zoo/golden/<model>; false with a reason when the folder or a file is
 // missing or meta.json does not parse.
 bool load_golden(const std::filesystem::path& zoo, const std::string& model, GoldenModel* out, std::string* error);
+// The same from a folder of meta.json and case files (the operator zoo: zoo/opzoo/<model>).
+bool load_golden_folder(const std::filesystem::path& folder, const std::string& model, GoldenModel* out, std::string* error);
 
 // Empty when `got` matches the expected output `index` of `golden_case`; otherwise says
 // where and how it differs.

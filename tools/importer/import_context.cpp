@@ -308,6 +308,11 @@ const ConverterTable& builtin_converters() {
     register_conv_ops(t);
     register_dense_ops(t);
     register_elementwise_ops(t);
+    register_pool_ops(t);
+    register_activation_ops(t);
+    register_binary_ops(t);
+    register_movement_ops(t);
+    register_reduce_ops(t);
     return t;
   }();
   return table;

@@ -124,6 +124,11 @@ void register_shape_ops(ConverterTable& table);        // ops/shape_ops.cpp (imp
 void register_conv_ops(ConverterTable& table);         // ops/conv_ops.cpp
 void register_dense_ops(ConverterTable& table);        // ops/dense_ops.cpp
 void register_elementwise_ops(ConverterTable& table);  // ops/elementwise_ops.cpp
+void register_pool_ops(ConverterTable& table);         // ops/pool_ops.cpp
+void register_activation_ops(ConverterTable& table);   // ops/activation_ops.cpp
+void register_binary_ops(ConverterTable& table);       // ops/binary_ops.cpp
+void register_movement_ops(ConverterTable& table);     // ops/movement_ops.cpp
+void register_reduce_ops(ConverterTable& table);       // ops/reduce_ops.cpp
 
 }  // namespace grt::tools
 

@@ -1,0 +1,68 @@
+#include "conformance_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "graphrt/tools/importer.h"
+#include "graphrt/tools/memory_plan.h"
+#include "host_executor.h"
+
+namespace grt::test {
+namespace {
+
+struct StrategyScore {
+  cli::Strategy strategy;
+  grt_arguments arguments = GRT_ARGUMENTS_LEAN;
+  int passed = 0;
+};
+
+}  // namespace
+
+void expect_model_matches_golden(const std::string& name, const std::vector<uint8_t>& tflite, const GoldenModel& golden) {
+  tools::ModelDef model;
+  const tools::ImportResult imported = tools::import_tflite(tflite.data(), tflite.size(), &model);
+  ASSERT_TRUE(imported.ok) << name << " does not import: " << imported.error;
+  std::string error;
+  ASSERT_TRUE(tools::plan_model(&model, tools::PlanOptions{}, nullptr, &error)) << error;
+  const tools::AlignedBytes blob(tools::serialize(model));
+
+  // Arguments marshalled per node (the default) under each strategy, and prepared at init.
+  std::vector<StrategyScore> scores = {{cli::Strategy::kStatic}, {cli::Strategy::kPage}, {cli::Strategy::kStack},
+                                       {cli::Strategy::kStatic, GRT_ARGUMENTS_PREPARED}};
+  for (StrategyScore& score : scores) {
+    cli::HostExecutor executor;
+    cli::HostExecutor::Options options;
+    options.strategy = score.strategy;
+    options.arguments = score.arguments;
+    ASSERT_TRUE(executor.init(blob, options, &error)) << name << " (" << cli::strategy_name(score.strategy) << "): " << error;
+    grt_executor* x = executor.get();
+    for (size_t k = 0; k < golden.cases.size(); ++k) {
+      const GoldenCase& c = golden.cases[k];
+      ASSERT_EQ(c.inputs.size(), grt_input_count(x)) << name << " case " << k + 1;
+      for (uint32_t i = 0; i < grt_input_count(x); ++i) {
+        DLTensor* in = grt_input(x, i);
+        ASSERT_EQ(c.inputs[i].size(), grt_tensor_bytes(in)) << name << " case " << k + 1 << " input " << i;
+        std::memcpy(in->data, c.inputs[i].data(), c.inputs[i].size());
+      }
+      const grt_status status = grt_run(x);
+      EXPECT_EQ(status, GRT_OK) << name << " case " << k + 1 << ": " << grt_last_error(x)->message;
+      bool ok = status == GRT_OK;
+      for (uint32_t o = 0; ok && o < grt_output_count(x); ++o) {
+        const std::string difference = compare_output(golden, c, o, *grt_output(x, o));
+        EXPECT_TRUE(difference.empty()) << name << " case " << k + 1 << " (" << cli::strategy_name(score.strategy) << "): " << difference;
+        ok = difference.empty();
+      }
+      if (ok) score.passed++;
+    }
+  }
+  const int total = static_cast<int>(golden.cases.size());
+  int passed = total;
+  for (const StrategyScore& s : scores) passed = std::min(passed, s.passed);
+  std::printf("conformance: %-40s %d/%d cases (static %d/%d, page %d/%d, stack %d/%d, static prepared %d/%d)\n", name.c_str(),
+              passed, total, scores[0].passed, total, scores[1].passed, total, scores[2].passed, total, scores[3].passed, total);
+}
+
+}  // namespace grt::test
