@@ -1,7 +1,7 @@
-// One-node models for kernel tests: build with the graph builder, plan, load under the
-// static strategy, feed inputs, run, read outputs.
-#ifndef GRAPHRT_TESTS_KERNELS_ELEMENTWISE_ONE_NODE_H_
-#define GRAPHRT_TESTS_KERNELS_ELEMENTWISE_ONE_NODE_H_
+// One-node models for kernel tests (every operator family): build with the graph builder, plan,
+// load under the static strategy, feed inputs, run, read outputs.
+#ifndef GRAPHRT_TESTS_ONE_NODE_H_
+#define GRAPHRT_TESTS_ONE_NODE_H_
 
 #include <cstdint>
 #include <cstring>
@@ -79,4 +79,4 @@ std::string refusal(const OneNode& model);
 
 }  // namespace grt::test
 
-#endif  // GRAPHRT_TESTS_KERNELS_ELEMENTWISE_ONE_NODE_H_
+#endif  // GRAPHRT_TESTS_ONE_NODE_H_
