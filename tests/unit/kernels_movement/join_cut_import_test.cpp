@@ -154,6 +154,9 @@ TEST(SliceImport, RefusesASliceOutsideTheInput) {
   EXPECT_NE(import_error(slice({2, 0}, {2, 4}, {2, 4})).find("leaves the input"), std::string::npos);
   EXPECT_NE(import_error(slice({-1, 0}, {1, 4}, {1, 4})).find("leaves the input"), std::string::npos);
   EXPECT_NE(import_error(slice({0, 0}, {1, 4}, {2, 4})).find("does not match"), std::string::npos);
+  // Operands that would overflow if added are refused, not added.
+  EXPECT_NE(import_error(slice({1, 0}, {INT64_MAX, 4}, {2, 4})).find("leaves the input"), std::string::npos);
+  EXPECT_NE(import_error(slice({INT64_MIN, 0}, {-1, 4}, {2, 4})).find("leaves the input"), std::string::npos);
 }
 
 OneOp reverse(std::vector<int32_t> axes) {

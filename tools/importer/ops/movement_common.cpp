@@ -70,9 +70,9 @@ void emit_box_copy(ImportContext& ctx, uint32_t in, uint32_t out, const std::vec
                                  ArgDef::int_array(ctx.int_array(name + " count", count))});
 }
 
-int64_t element_count(const std::vector<int64_t>& shape) {
-  int64_t n = 1;
-  for (const int64_t d : shape) n *= d;
+uint64_t element_count(const std::vector<int64_t>& shape) {
+  uint64_t n = 1;
+  for (const int64_t d : shape) n *= static_cast<uint64_t>(d);
   return n;
 }
 

@@ -31,7 +31,9 @@ bool constant_integers(ImportContext& ctx, int32_t tensor, const char* what, std
 void emit_box_copy(ImportContext& ctx, uint32_t in, uint32_t out, const std::vector<int64_t>& begin,
                    const std::vector<int64_t>& counts, const std::vector<int64_t>& strides = {});
 
-int64_t element_count(const std::vector<int64_t>& shape);
+// The product of a shape's dimensions, wrapping (for comparing shapes read from a file,
+// whose products may overflow; tensors that large are refused when created).
+uint64_t element_count(const std::vector<int64_t>& shape);
 
 // Converters of the other movement files, registered by register_movement_ops.
 void register_movement_gather_ops(ConverterTable& table);  // ops/movement_gather_ops.cpp

@@ -106,7 +106,7 @@ bool convert_gather_nd(ImportContext& ctx) {
   if (params_shape.empty()) return ctx.fail("params must be at least a vector");
   if (index_shape.empty()) return ctx.fail("indices must be at least a vector");
   const int64_t nd = index_shape.back();
-  if (nd > static_cast<int64_t>(params_shape.size())) return ctx.fail("the index depth exceeds the params' rank");
+  if (nd < 0 || nd > static_cast<int64_t>(params_shape.size())) return ctx.fail("the index depth exceeds the params' rank");
   if (nd > kMaxIndicesNd) return ctx.fail("TFLM takes index depths of at most 5");
   std::vector<int64_t> expected(index_shape.begin(), index_shape.end() - 1);
   expected.insert(expected.end(), params_shape.begin() + nd, params_shape.end());

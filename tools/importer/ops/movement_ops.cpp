@@ -193,9 +193,11 @@ bool convert_slice(ImportContext& ctx) {
     return ctx.fail("begin and size need one entry per input dimension");
   }
   for (size_t d = 0; d < in_shape.size(); ++d) {
+    // Compared without adding, so that no operand read from the file can overflow.
+    const bool begin_inside = begin[d] >= 0 && begin[d] <= in_shape[d];
     // A size of -1 takes the rest of the dimension.
-    if (size[d] == -1) size[d] = in_shape[d] - begin[d];
-    if (begin[d] < 0 || size[d] < 0 || begin[d] + size[d] > in_shape[d]) {
+    if (begin_inside && size[d] == -1) size[d] = in_shape[d] - begin[d];
+    if (!begin_inside || size[d] < 0 || size[d] > in_shape[d] - begin[d]) {
       return ctx.fail("the slice leaves the input along dimension " + std::to_string(d));
     }
   }
