@@ -86,15 +86,31 @@ TEST(PackImport, StacksAlongANegativeAxis) {
   EXPECT_NE(import_error(pack(2, 3, 0)).find("values_count"), std::string::npos);
 }
 
-TEST(UnpackImport, EachOutputTakesOneIndexAlongTheAxis) {
+OneOp unpack_2x3_axis1() {
   OneOp m;
   m.op = BuiltinOperator::UNPACK;
   m.inputs = {m.add({.type = TensorType::FLOAT32, .shape = {2, 3}})};
   for (int i = 0; i < 3; ++i) m.outputs.push_back(m.add({.type = TensorType::FLOAT32, .shape = {2}}));
   m.options_type = BuiltinOptions::UnpackOptions;
   m.options = [](flatbuffers::FlatBufferBuilder& fbb) { return tflite::CreateUnpackOptions(fbb, 3, 1).Union(); };
+  return m;
+}
+
+TEST(UnpackImport, EachOutputTakesOneIndexAlongTheAxis) {
+  const OneOp m = unpack_2x3_axis1();
   const auto out = run_op<float>(m, std::vector<std::vector<float>>{iota<float>(6)});
   EXPECT_EQ(out, (std::vector<std::vector<float>>{{0, 3}, {1, 4}, {2, 5}}));
+}
+
+TEST(UnpackImport, OutputsShareTheirEqualStridesAndExtents) {
+  // Three strided_slice nodes: three begins, but one stride array and one count array.
+  const std::vector<uint8_t> bytes = unpack_2x3_axis1().tflite();
+  tools::ModelDef def;
+  ASSERT_TRUE(tools::import_tflite(bytes.data(), bytes.size(), &def).ok);
+  ASSERT_EQ(def.nodes.size(), 3u);
+  size_t constants = 0;
+  for (const tools::TensorDef& t : def.tensors) constants += t.kind == tools::TensorKind::Constant ? 1 : 0;
+  EXPECT_EQ(constants, 5u);
 }
 
 TEST(SplitImport, CutsEqualPiecesAlongANegativeAxis) {

@@ -50,24 +50,29 @@ bool constant_integers(ImportContext& ctx, int32_t tensor, const char* what, std
   }
 }
 
-void emit_box_copy(ImportContext& ctx, uint32_t in, uint32_t out, const std::vector<int64_t>& begin,
-                   const std::vector<int64_t>& counts, const std::vector<int64_t>& strides) {
-  std::vector<int32_t> first;
-  std::vector<int32_t> step;
-  std::vector<int32_t> count;
-  for (size_t d = 0; d < begin.size(); ++d) {
-    if (begin[d] > std::numeric_limits<int32_t>::max() || counts[d] > std::numeric_limits<int32_t>::max()) {
-      ctx.fail("dimension too large");
-      return;
+uint32_t BoxCopies::int_array(const char* what, const std::vector<int64_t>& values) {
+  if (const auto found = made_.find(values); found != made_.end()) return found->second;
+  std::vector<int32_t> narrow;
+  for (const int64_t v : values) {
+    if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
+      ctx_.fail("dimension too large");
+      return 0;
     }
-    first.push_back(static_cast<int32_t>(begin[d]));
-    step.push_back(strides.empty() ? 1 : static_cast<int32_t>(strides[d]));
-    count.push_back(static_cast<int32_t>(counts[d]));
+    narrow.push_back(static_cast<int32_t>(v));
   }
-  const std::string name = ctx.op_name() + " -> " + ctx.graph().tensors[out].name;
-  ctx.add_node("strided_slice", {ArgDef::input(in), ArgDef::output(out), ArgDef::int_array(ctx.int_array(name + " begin", first)),
-                                 ArgDef::int_array(ctx.int_array(name + " stride", step)),
-                                 ArgDef::int_array(ctx.int_array(name + " count", count))});
+  const uint32_t tensor = ctx_.int_array(ctx_.op_name() + " " + what + " " + std::to_string(made_.size()), narrow);
+  made_.emplace(values, tensor);
+  return tensor;
+}
+
+void BoxCopies::emit(uint32_t in, uint32_t out, const std::vector<int64_t>& begin, const std::vector<int64_t>& counts,
+                     const std::vector<int64_t>& strides) {
+  const uint32_t first = int_array("begin", begin);
+  const uint32_t step = int_array("stride", strides.empty() ? std::vector<int64_t>(begin.size(), 1) : strides);
+  const uint32_t count = int_array("count", counts);
+  if (!ctx_.error().empty()) return;
+  ctx_.add_node("strided_slice", {ArgDef::input(in), ArgDef::output(out), ArgDef::int_array(first), ArgDef::int_array(step),
+                                  ArgDef::int_array(count)});
 }
 
 uint64_t element_count(const std::vector<int64_t>& shape) {

@@ -15,7 +15,7 @@ namespace grt::tools {
 namespace {
 
 using movement::constant_integers;
-using movement::emit_box_copy;
+using movement::BoxCopies;
 using movement::expect_dtype;
 using movement::expect_operands;
 using movement::resolve_axis;
@@ -106,6 +106,7 @@ bool emit_pieces(ImportContext& ctx, int32_t input, int axis, bool dropped) {
   const std::vector<int64_t> in_shape = ctx.shape(input);
   const auto a = static_cast<size_t>(axis);
   int64_t start = 0;
+  BoxCopies copies(ctx);
   for (int i = 0; i < ctx.output_count(); ++i) {
     const int32_t output = ctx.output_index(i);
     if (ctx.dtype(output) != ctx.dtype(input)) return ctx.fail("outputs must have the input's type");
@@ -119,7 +120,7 @@ bool emit_pieces(ImportContext& ctx, int32_t input, int axis, bool dropped) {
     counts[a] = dropped ? 1 : out_shape[a];
     start += counts[a];
     if (start > in_shape[a]) return ctx.fail("the outputs take more than the input has along the axis");
-    emit_box_copy(ctx, ctx.graph_tensor(input), ctx.output(i), begin, counts);
+    copies.emit(ctx.graph_tensor(input), ctx.output(i), begin, counts);
   }
   if (start != in_shape[a]) return ctx.fail("the outputs do not add up to the input along the axis");
   return ctx.error().empty();
@@ -204,7 +205,7 @@ bool convert_slice(ImportContext& ctx) {
   if (movement::element_count(size) != movement::element_count(ctx.shape(output))) {
     return ctx.fail("the slice's size does not match the output's");
   }
-  emit_box_copy(ctx, ctx.input(0), ctx.output(0), begin, size);
+  BoxCopies(ctx).emit(ctx.input(0), ctx.output(0), begin, size);
   return ctx.error().empty();
 }
 
@@ -242,7 +243,7 @@ bool convert_reverse_v2(ImportContext& ctx) {
     begin[d] = shape[d] == 0 ? 0 : shape[d] - 1;
     strides[d] = -1;
   }
-  emit_box_copy(ctx, ctx.input(0), ctx.output(0), begin, shape, strides);
+  BoxCopies(ctx).emit(ctx.input(0), ctx.output(0), begin, shape, strides);
   return ctx.error().empty();
 }
 
