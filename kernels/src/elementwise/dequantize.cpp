@@ -1,7 +1,7 @@
-// DEQUANTIZE from int8 / int16 to float32, as TFLM's reference (double math, as TFLM).
+// DEQUANTIZE from int8 / uint8 / int16 to float32, as TFLM's reference (double math, as TFLM).
 //
-// dequantize_s8_f32, dequantize_s16_f32 take:
-//   0 in X (int8 / int16), 1 out Y (float32; same element count)
+// dequantize_s8_f32, dequantize_u8_f32, dequantize_s16_f32 take:
+//   0 in X (int8 / uint8 / int16), 1 out Y (float32; same element count)
 //   2 Float scale (X's scale), 3 Int zero_point (X's, in X's range)
 // y = float(scale * (x - zero_point)), the product in double.
 #include <stdint.h>
@@ -48,6 +48,17 @@ GRT_CHECK_FUNCTION(dequantize_s8_f32) {
   (void)ret_value, (void)ret_type_code, (void)resource_handle;
   return grt::kernels::elementwise::check_dequantize<int8_t>("dequantize_s8_f32", ElementType::kInt8, INT8_MIN, INT8_MAX,
                                                              args, type_codes, num_args);
+}
+
+GRT_KERNEL_FUNCTION(dequantize_u8_f32) {
+  (void)type_codes, (void)num_args, (void)ret_value, (void)ret_type_code, (void)resource_handle;
+  return grt::kernels::elementwise::run_dequantize<uint8_t>(args);
+}
+
+GRT_CHECK_FUNCTION(dequantize_u8_f32) {
+  (void)ret_value, (void)ret_type_code, (void)resource_handle;
+  return grt::kernels::elementwise::check_dequantize<uint8_t>("dequantize_u8_f32", ElementType::kUInt8, 0, UINT8_MAX,
+                                                              args, type_codes, num_args);
 }
 
 GRT_KERNEL_FUNCTION(dequantize_s16_f32) {

@@ -1,7 +1,7 @@
 // QUANTIZE between integer types (a requantization), as TFLM's Requantize.
 //
-// requantize_<in>_<out> (s8_s8, s8_s16, s8_s32, s16_s8, s16_s16, s16_s32, s32_s8, s32_s16)
-// take:
+// requantize_<in>_<out> (s8_s8, s8_u8, s8_s16, s8_s32, u8_s8, s16_s8, s16_s16, s16_s32,
+// s32_s8, s32_s16) take:
 //   0 in X, 1 out Y                       (same element count)
 //   2 Int input_zero_point (in X's range), 3 Int output_zero_point (in Y's range)
 //   4 Int multiplier, 5 Int shift         (input_scale / output_scale, TFLite's
@@ -21,6 +21,11 @@ template <>
 struct Limits<int8_t> {
   static constexpr int32_t kMin = INT8_MIN, kMax = INT8_MAX;
   static constexpr ElementType kType = ElementType::kInt8;
+};
+template <>
+struct Limits<uint8_t> {
+  static constexpr int32_t kMin = 0, kMax = UINT8_MAX;
+  static constexpr ElementType kType = ElementType::kUInt8;
 };
 template <>
 struct Limits<int16_t> {
@@ -88,8 +93,10 @@ int check_requantize(const char* name, TVMValue* args, int* codes, int count) {
   }
 
 GRT_REQUANTIZE_KERNEL(requantize_s8_s8, int8_t, int8_t)
+GRT_REQUANTIZE_KERNEL(requantize_s8_u8, int8_t, uint8_t)
 GRT_REQUANTIZE_KERNEL(requantize_s8_s16, int8_t, int16_t)
 GRT_REQUANTIZE_KERNEL(requantize_s8_s32, int8_t, int32_t)
+GRT_REQUANTIZE_KERNEL(requantize_u8_s8, uint8_t, int8_t)
 GRT_REQUANTIZE_KERNEL(requantize_s16_s8, int16_t, int8_t)
 GRT_REQUANTIZE_KERNEL(requantize_s16_s16, int16_t, int16_t)
 GRT_REQUANTIZE_KERNEL(requantize_s16_s32, int16_t, int32_t)

@@ -34,6 +34,7 @@ bool expect_arity(ImportContext& ctx, int min_inputs, int max_inputs) {
 const char* type_suffix(DType dtype) {
   switch (dtype) {
     case DType::Int8: return "s8";
+    case DType::UInt8: return "u8";
     case DType::Int16: return "s16";
     case DType::Int32: return "s32";
     case DType::Float32: return "f32";
@@ -41,8 +42,22 @@ const char* type_suffix(DType dtype) {
   }
 }
 
-int32_t type_min(DType dtype) { return dtype == DType::Int8 ? -128 : (dtype == DType::Int16 ? -32768 : INT32_MIN); }
-int32_t type_max(DType dtype) { return dtype == DType::Int8 ? 127 : (dtype == DType::Int16 ? 32767 : INT32_MAX); }
+int32_t type_min(DType dtype) {
+  switch (dtype) {
+    case DType::Int8: return -128;
+    case DType::UInt8: return 0;
+    case DType::Int16: return -32768;
+    default: return INT32_MIN;
+  }
+}
+int32_t type_max(DType dtype) {
+  switch (dtype) {
+    case DType::Int8: return 127;
+    case DType::UInt8: return 255;
+    case DType::Int16: return 32767;
+    default: return INT32_MAX;
+  }
+}
 
 bool per_tensor_quantized(ImportContext& ctx, int32_t tensor) {
   const std::vector<float> scales = ctx.scales(tensor);
@@ -397,7 +412,10 @@ bool convert_quantize(ImportContext& ctx) {
                   ArgDef::real(static_cast<double>(ctx.scale(output))), ArgDef::integer(out_zero_point)});
     return ctx.error().empty();
   }
-  const bool supported = (in_type == DType::Int8 && (out_type == DType::Int8 || out_type == DType::Int16 || out_type == DType::Int32)) ||
+  // PrepareQuantizeReference's list of integer pairs.
+  const bool supported = (in_type == DType::Int8 && (out_type == DType::Int8 || out_type == DType::UInt8 ||
+                                                     out_type == DType::Int16 || out_type == DType::Int32)) ||
+                         (in_type == DType::UInt8 && out_type == DType::Int8) ||
                          (in_type == DType::Int16 && (out_type == DType::Int8 || out_type == DType::Int16 || out_type == DType::Int32)) ||
                          (in_type == DType::Int32 && (out_type == DType::Int8 || out_type == DType::Int16));
   if (!supported) {
@@ -421,7 +439,9 @@ bool convert_dequantize(ImportContext& ctx) {
   const int32_t input = ctx.input_index(0);
   const DType in_type = ctx.dtype(input);
   if (ctx.dtype(ctx.output_index(0)) != DType::Float32) return ctx.fail("output must be float32");
-  if (in_type != DType::Int8 && in_type != DType::Int16) return ctx.fail("input must be int8 or int16");
+  if (in_type != DType::Int8 && in_type != DType::UInt8 && in_type != DType::Int16) {
+    return ctx.fail("input must be int8, uint8 or int16");
+  }
   if (!per_tensor_quantized(ctx, input)) return ctx.fail("input must be quantized per tensor");
   const int32_t zero_point = ctx.zero_point(input);
   if (!in_type_range(zero_point, in_type)) return ctx.fail("input zero point is outside its type");
