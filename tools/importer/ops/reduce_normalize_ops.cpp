@@ -1,0 +1,7 @@
+#include "reduce_common.h"
+
+namespace grt::tools::reduce_ops {
+
+void register_normalize_ops(ConverterTable& /*table*/) {}
+
+}  // namespace grt::tools::reduce_ops
