@@ -37,6 +37,12 @@ const char* type_suffix(DType dtype) {
   }
 }
 
+int64_t element_count(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (const int64_t d : shape) n *= d;
+  return n;
+}
+
 bool resolve_axes(ImportContext& ctx, int32_t axis_tensor, size_t rank, std::vector<bool>* reduced) {
   if (!ctx.is_constant(axis_tensor)) return ctx.fail("axis must be a constant");
   std::vector<int64_t> axes;
@@ -89,16 +95,6 @@ ReductionWalk reduction_walk(const std::vector<int64_t>& shape, const std::vecto
   }
   return walk;
 }
-
-namespace {
-
-int64_t element_count(const std::vector<int64_t>& shape) {
-  int64_t n = 1;
-  for (const int64_t d : shape) n *= d;
-  return n;
-}
-
-}  // namespace
 
 bool reduction_walk_for(ImportContext& ctx, ReductionWalk* walk) {
   const int32_t input = ctx.input_index(0);
