@@ -44,22 +44,22 @@ int64_t element_count(const std::vector<int64_t>& shape) {
 }
 
 bool resolve_axes(ImportContext& ctx, int32_t axis_tensor, size_t rank, std::vector<bool>* reduced) {
-  if (!ctx.is_constant(axis_tensor)) return ctx.fail("axis must be a constant");
-  std::vector<int64_t> axes;
-  if (ctx.dtype(axis_tensor) == DType::Int32) {
-    for (const int32_t a : ctx.constant_values<int32_t>(axis_tensor)) axes.push_back(a);
-  } else if (ctx.dtype(axis_tensor) == DType::Int64) {
-    axes = ctx.constant_values<int64_t>(axis_tensor);
-  } else {
-    return ctx.fail("axis must be int32 or int64");
+  std::vector<int32_t> axes;
+  // An empty axis tensor has no bytes to be a constant with: it reduces nothing.
+  if (element_count(ctx.shape(axis_tensor)) > 0) {
+    // TFLM's reductions take int32 axes only.
+    if (!ctx.is_constant(axis_tensor) || ctx.dtype(axis_tensor) != DType::Int32) {
+      return ctx.fail("axis must be a constant int32 tensor");
+    }
+    axes = ctx.constant_values<int32_t>(axis_tensor);
   }
   reduced->assign(rank, false);
   // TFLM resolves no axes for a scalar input.
   if (rank == 0) return true;
   const auto r = static_cast<int64_t>(rank);
-  for (int64_t a : axes) {
-    if (a < 0) a += r;
-    if (a < 0 || a >= r) return ctx.fail("axis " + std::to_string(a) + " is out of range for rank " + std::to_string(r));
+  for (const int32_t given : axes) {
+    const int64_t a = given < 0 ? given + r : given;
+    if (a < 0 || a >= r) return ctx.fail("axis " + std::to_string(given) + " is out of range for rank " + std::to_string(r));
     (*reduced)[static_cast<size_t>(a)] = true;
   }
   return true;

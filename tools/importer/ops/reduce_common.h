@@ -21,8 +21,8 @@ const char* type_suffix(DType dtype);
 // The product of a shape's dimensions.
 int64_t element_count(const std::vector<int64_t>& shape);
 
-// TFLite's ResolveAxis for a constant int32 (or int64) axis tensor: negative axes count from
-// the end, duplicates are ignored. Sets (*reduced)[d] for each axis of a rank-`rank` input.
+// TFLite's ResolveAxis for a constant int32 axis tensor: negative axes count from the end,
+// duplicates are ignored. Sets (*reduced)[d] for each axis of a rank-`rank` input.
 bool resolve_axes(ImportContext& ctx, int32_t axis_tensor, size_t rank, std::vector<bool>* reduced);
 
 // The kept and reduced (extent, stride) walks of a reduction over `reduced` dimensions of a

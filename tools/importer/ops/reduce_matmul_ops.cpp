@@ -1,8 +1,7 @@
-// Converters for BATCH_MATMUL (kernels/src/reduce/batch_matmul.cpp) and CUMSUM
-// (kernels/src/reduce/cumsum.cpp). BATCH_MATMUL's operands are described to the kernel as
-// strides, worked out here from adj_x, adj_y and the broadcast batch dimensions, so nothing
-// is transposed or copied at run time; its fixed-point parameters are TFLM's
-// BatchMatMulPrepare's.
+// The converter for BATCH_MATMUL (kernels/src/reduce/batch_matmul.cpp). Its operands are
+// described to the kernel as strides, worked out here from adj_x, adj_y and the broadcast
+// batch dimensions, so nothing is transposed or copied at run time; the fixed-point
+// parameters are TFLM's BatchMatMulPrepare's.
 #include <algorithm>
 #include <cstdint>
 #include <string>
