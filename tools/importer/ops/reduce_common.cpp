@@ -39,14 +39,22 @@ const char* type_suffix(DType dtype) {
 
 int64_t element_count(const std::vector<int64_t>& shape) {
   int64_t n = 1;
-  for (const int64_t d : shape) n *= d;
-  return n;
+  for (const int64_t d : shape) {
+    if (d < 0) return -1;
+    n = capped_product(n, d);
+  }
+  return n > std::numeric_limits<int32_t>::max() ? -1 : n;
+}
+
+int64_t capped_product(int64_t a, int64_t b) {
+  constexpr int64_t kCap = int64_t{std::numeric_limits<int32_t>::max()} + 1;
+  return a == 0 || b == 0 ? 0 : (a >= kCap || b >= kCap || a * b >= kCap ? kCap : a * b);
 }
 
 bool resolve_axes(ImportContext& ctx, int32_t axis_tensor, size_t rank, std::vector<bool>* reduced) {
   std::vector<int32_t> axes;
   // An empty axis tensor has no bytes to be a constant with: it reduces nothing.
-  if (element_count(ctx.shape(axis_tensor)) > 0) {
+  if (element_count(ctx.shape(axis_tensor)) != 0) {
     // TFLM's reductions take int32 axes only.
     if (!ctx.is_constant(axis_tensor) || ctx.dtype(axis_tensor) != DType::Int32) {
       return ctx.fail("axis must be a constant int32 tensor");
@@ -70,22 +78,24 @@ ReductionWalk reduction_walk(const std::vector<int64_t>& shape, const std::vecto
   int64_t stride = 1;
   std::vector<int64_t> strides(shape.size());
   for (size_t d = shape.size(); d-- > 0;) {
-    strides[d] = stride;
-    stride *= shape[d];
+    // Capped: only an empty input (never read) can have strides past INT32_MAX.
+    strides[d] = std::min<int64_t>(stride, std::numeric_limits<int32_t>::max());
+    stride = capped_product(stride, shape[d]);
   }
   // Which walk took the last dimension appended: a neighbour of the same kind merges into it
   // (row-major: its stride is this dimension's extent * stride).
   std::vector<int32_t>* previous = nullptr;
   for (size_t d = 0; d < shape.size(); ++d) {
     if (reduced[d]) {
-      walk.count *= shape[d];
+      walk.count = capped_product(walk.count, shape[d]);
     } else {
-      walk.outputs *= shape[d];
+      walk.outputs = capped_product(walk.outputs, shape[d]);
     }
     if (shape[d] == 1) continue;
     std::vector<int32_t>* target = reduced[d] ? &walk.reduced : &walk.kept;
     if (target == previous) {
-      target->at(target->size() - 2) = static_cast<int32_t>(target->at(target->size() - 2) * shape[d]);
+      const int64_t merged = capped_product(target->at(target->size() - 2), shape[d]);
+      target->at(target->size() - 2) = static_cast<int32_t>(std::min<int64_t>(merged, std::numeric_limits<int32_t>::max()));
       target->back() = static_cast<int32_t>(strides[d]);
     } else {
       target->push_back(static_cast<int32_t>(shape[d]));
@@ -99,11 +109,12 @@ ReductionWalk reduction_walk(const std::vector<int64_t>& shape, const std::vecto
 bool reduction_walk_for(ImportContext& ctx, ReductionWalk* walk) {
   const int32_t input = ctx.input_index(0);
   const std::vector<int64_t> shape = ctx.shape(input);
-  if (element_count(shape) > std::numeric_limits<int32_t>::max()) return ctx.fail("input is too large");
+  if (element_count(shape) < 0) return ctx.fail("input shape is negative or too large");
   std::vector<bool> reduced;
   if (!resolve_axes(ctx, ctx.input_index(1), shape.size(), &reduced)) return false;
   *walk = reduction_walk(shape, reduced);
   const int64_t out_count = element_count(ctx.shape(ctx.output_index(0)));
+  if (out_count < 0) return ctx.fail("output shape is negative or too large");
   if (walk->outputs != out_count) {
     return ctx.fail("output has " + std::to_string(out_count) + " elements, the reduction gives " +
                     std::to_string(walk->outputs));

@@ -18,8 +18,11 @@ bool expect_arity(ImportContext& ctx, int min_inputs, int max_inputs);
 // The kernel-name suffix of a dtype: s8, s16, s32, i64, f32 (nullptr for others).
 const char* type_suffix(DType dtype);
 
-// The product of a shape's dimensions.
+// The product of a shape's dimensions, or -1 when a dimension is negative or the product
+// passes INT32_MAX (the kernels index with int32): converters refuse both.
 int64_t element_count(const std::vector<int64_t>& shape);
+// a * b for a, b >= 0, capped at INT32_MAX + 1 so that products of dimensions cannot overflow.
+int64_t capped_product(int64_t a, int64_t b);
 
 // TFLite's ResolveAxis for a constant int32 axis tensor: negative axes count from the end,
 // duplicates are ignored. Sets (*reduced)[d] for each axis of a rank-`rank` input.

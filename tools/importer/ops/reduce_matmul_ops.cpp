@@ -88,11 +88,15 @@ bool convert_batch_matmul(ImportContext& ctx) {
   const bool adj_y = o != nullptr && o->adj_y();
   const std::vector<int64_t> x_shape = ctx.shape(lhs);
   const std::vector<int64_t> y_shape = ctx.shape(rhs);
-  if (element_count(x_shape) > INT32_MAX || element_count(y_shape) > INT32_MAX) return ctx.fail("operands are too large");
+  const int64_t x_count = element_count(x_shape);
+  const int64_t y_count = element_count(y_shape);
+  if (x_count < 0 || y_count < 0) return ctx.fail("operand shapes are negative or too large");
+  if (x_count == 0 || y_count == 0) return ctx.fail("empty operands are not supported");
   MatMulLayout layout;
   if (!matmul_layout(ctx, x_shape, y_shape, adj_x, adj_y, &layout)) return false;
-  if (element_count(layout.output_shape) != element_count(ctx.shape(output))) {
-    return ctx.fail("output has " + std::to_string(element_count(ctx.shape(output))) + " elements, the product gives " +
+  const int64_t out_count = element_count(ctx.shape(output));
+  if (out_count < 0 || element_count(layout.output_shape) != out_count) {
+    return ctx.fail("output has " + std::to_string(out_count) + " elements, the product gives " +
                     std::to_string(element_count(layout.output_shape)));
   }
   const std::string name = ctx.op_name();

@@ -21,6 +21,7 @@ bool same_shaped_int8_or_float(ImportContext& ctx, DType* dtype) {
   if (*dtype != DType::Int8 && *dtype != DType::Float32) return ctx.fail("supports int8 and float32 only");
   if (ctx.dtype(output) != *dtype) return ctx.fail("input and output types differ");
   if (ctx.shape(input).empty()) return ctx.fail("input must have rank >= 1");
+  if (element_count(ctx.shape(input)) < 0) return ctx.fail("input shape is negative or too large");
   if (ctx.shape(input) != ctx.shape(output)) return ctx.fail("output must have the input's shape");
   return true;
 }

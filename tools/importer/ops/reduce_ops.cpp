@@ -84,7 +84,7 @@ bool convert_cumsum(ImportContext& ctx) {
   const std::vector<int64_t> shape = ctx.shape(input);
   if (shape.empty()) return ctx.fail("input must have rank >= 1");
   if (ctx.shape(output) != shape) return ctx.fail("output must have the input's shape");
-  if (reduce_ops::element_count(shape) > INT32_MAX) return ctx.fail("input is too large");
+  if (reduce_ops::element_count(shape) < 0) return ctx.fail("input shape is negative or too large");
   const int32_t axis_tensor = ctx.input_index(1);
   if (!ctx.is_constant(axis_tensor) || ctx.dtype(axis_tensor) != DType::Int32) {
     return ctx.fail("axis must be a constant int32");
@@ -97,9 +97,10 @@ bool convert_cumsum(ImportContext& ctx) {
   int64_t outer = 1;
   int64_t inner = 1;
   for (int64_t d = 0; d < rank; ++d) {
-    if (d < axis) outer *= shape[static_cast<size_t>(d)];
-    if (d > axis) inner *= shape[static_cast<size_t>(d)];
+    if (d < axis) outer = reduce_ops::capped_product(outer, shape[static_cast<size_t>(d)]);
+    if (d > axis) inner = reduce_ops::capped_product(inner, shape[static_cast<size_t>(d)]);
   }
+  if (outer > INT32_MAX || inner > INT32_MAX) return ctx.fail("input is too large");
   const auto* o = ctx.options<tflite::CumsumOptions>();
   std::vector<ArgDef> args = {ArgDef::input(ctx.input(0)),
                               ArgDef::output(ctx.output(0)),
