@@ -1,5 +1,5 @@
 // mean_s8: per-channel spatial means with TFLM's folded multiplier, zero points,
-// saturation, workspace, refusals.
+// saturation, refusals. (Any axes, int16 and float32: tests/unit/kernels_reduce.)
 #include <gtest/gtest.h>
 
 #include "dense_harness.h"
@@ -11,22 +11,23 @@ namespace {
 // TFLM does: shift = log2(4) = 2, multiplier = (2^30 << 2) / 4 = 2^30, shift 1 - 2 = -1.
 constexpr int64_t kMultiplier = int64_t{1} << 30;
 constexpr int64_t kShift = -1;
-constexpr uint64_t kWorkspace = 64;  // GRT_STACK_ALLOCATION_BYTES(4 * 2 channels, 16) = 32
 
+// [1, 2, 2, 2] averaged over axes 1 and 2: the kept walk is the 2 channels (stride 1), the
+// reduced walk the 4 pixels (stride 2), as the importer merges H and W.
 struct Mean {
   std::vector<int64_t> in_shape{1, 2, 2, 2};
   std::vector<int64_t> out_shape{1, 1, 1, 2};
+  std::vector<int32_t> kept{2, 1};
+  std::vector<int32_t> reduced{4, 2};
   int64_t input_zero_point = 0, multiplier = kMultiplier, shift = kShift, output_zero_point = 0;
-  uint64_t workspace = kWorkspace;
 
   Outcome run(const std::vector<int8_t>& input) const {
     OneNode m;
     const uint32_t x = m.input("x", DType::Int8, in_shape);
     const uint32_t y = m.output("y", DType::Int8, out_shape);
-    m.node("mean_s8",
-           {ArgDef::input(x), ArgDef::output(y), ArgDef::integer(input_zero_point), ArgDef::integer(multiplier),
-            ArgDef::integer(shift), ArgDef::integer(output_zero_point)},
-           workspace);
+    m.node("mean_s8", {ArgDef::input(x), ArgDef::output(y), ArgDef::int_array(m.ints("kept", kept)),
+                       ArgDef::int_array(m.ints("reduced", reduced)), ArgDef::integer(input_zero_point),
+                       ArgDef::integer(multiplier), ArgDef::integer(shift), ArgDef::integer(output_zero_point)});
     return plan_and_run(m.model, {bytes_of(input)});
   }
   std::vector<int8_t> values(const std::vector<int8_t>& input) const {
@@ -63,18 +64,10 @@ TEST(MeanS8, BatchesAndKeepDimsFreeOutput) {
   Mean m;
   m.in_shape = {2, 1, 1, 2};
   m.out_shape = {2, 2};  // keep_dims false
-  m.multiplier = kMultiplier;
+  m.kept = {4, 1};       // nothing is reduced: the size-1 axes were dropped
+  m.reduced = {};
   m.shift = 1;  // count 1: no folding
   EXPECT_EQ(m.values({1, -2, 3, -4}), (std::vector<int8_t>{1, -2, 3, -4}));
-}
-
-TEST(MeanS8, FailsCleanlyWithoutItsWorkspace) {
-  Mean m;
-  m.workspace = 0;
-  const Outcome o = m.run({0, 0, 0, 0, 0, 0, 0, 0});
-  EXPECT_EQ(o.init, GRT_OK) << o.message;
-  EXPECT_EQ(o.run, GRT_ERR_KERNEL_FAILED);
-  EXPECT_NE(o.message.find("workspace"), std::string::npos) << o.message;
 }
 
 TEST(MeanS8, RefusesBadArguments) {
@@ -82,23 +75,23 @@ TEST(MeanS8, RefusesBadArguments) {
   m.out_shape = {1, 1, 1, 3};
   Outcome o = m.run({});
   EXPECT_EQ(o.init, GRT_ERR_KERNEL_ARGS);
-  EXPECT_NE(o.message.find("batches * channels"), std::string::npos) << o.message;
+  EXPECT_NE(o.message.find("every output element"), std::string::npos) << o.message;
   m = Mean{};
-  m.in_shape = {1, 4, 2};
+  m.reduced = {4, 3};  // the last pixel's channel 1 would be element 10 of 8
   o = m.run({});
-  EXPECT_NE(o.message.find("argument 0 has the wrong rank"), std::string::npos) << o.message;
+  EXPECT_NE(o.message.find("reach past the input"), std::string::npos) << o.message;
   m = Mean{};
   m.shift = 31;
   o = m.run({});
-  EXPECT_NE(o.message.find("argument 4 is out of range"), std::string::npos) << o.message;
+  EXPECT_NE(o.message.find("argument 6 is out of range"), std::string::npos) << o.message;
   m = Mean{};
   m.input_zero_point = 128;
   o = m.run({});
-  EXPECT_NE(o.message.find("argument 2 is out of range"), std::string::npos) << o.message;
+  EXPECT_NE(o.message.find("argument 4 is out of range"), std::string::npos) << o.message;
   m = Mean{};
-  m.in_shape = {1, 0, 2, 2};
+  m.multiplier = -1;
   o = m.run({});
-  EXPECT_NE(o.message.find("non-empty image"), std::string::npos) << o.message;
+  EXPECT_NE(o.message.find("argument 5 is out of range"), std::string::npos) << o.message;
 }
 
 }  // namespace

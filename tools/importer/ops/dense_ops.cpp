@@ -1,9 +1,8 @@
 // Converters for the dense kernel family (see kernels/src/dense/): FULLY_CONNECTED, SOFTMAX,
-// AVERAGE_POOL_2D and MEAN. Every fixed-point parameter is derived here exactly as TFLM's
+// AVERAGE_POOL_2D and MEAN (whose reduction logic is the reduce family's, ops/reduce_common.h). Every fixed-point parameter is derived here exactly as TFLM's
 // Prepare functions derive it (same float/double order of operations), so the kernels'
 // integer outputs match TFLM's reference kernels byte for byte.
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -12,6 +11,7 @@
 
 #include "graphrt/tools/import_context.h"
 #include "graphrt/tools/quantize_params.h"
+#include "reduce_common.h"
 
 namespace grt::tools {
 namespace {
@@ -271,51 +271,8 @@ bool convert_average_pool2d(ImportContext& ctx) {
 
 // ---- MEAN ----
 
-// GRT_STACK_ALLOCATION_BYTES(size, 16) of graphrt/allocator.h (which the importer does not
-// link): the payload rounded to 16 plus a 16-byte header.
-uint64_t workspace_request_bytes(uint64_t size) { return ((size + 15u) & ~uint64_t{15}) + 16u; }
-
-// The int8 MEAN of TFLM's reference QuantizedMeanOrSum: the input/output scale ratio as a
-// multiplier, then 1 / count folded in with at most 32 bits of extra precision.
-FixedPointMultiplier fold_mean_count(FixedPointMultiplier m, int64_t count) {
-  int shift = 63 - std::countl_zero(static_cast<uint64_t>(count));
-  shift = std::min(shift, 32);
-  shift = std::min(shift, 31 + m.shift);
-  m.multiplier = static_cast<int32_t>((static_cast<int64_t>(m.multiplier) << shift) / count);
-  m.shift -= shift;
-  return m;
-}
-
-bool convert_mean(ImportContext& ctx) {
-  if (!expect_arity(ctx, 2, 2)) return false;
-  const int32_t input = ctx.input_index(0);
-  const int32_t axis = ctx.input_index(1);
-  const int32_t output = ctx.output_index(0);
-  if (!is_int8(ctx, input) || !is_int8(ctx, output)) return ctx.fail("supports int8 only");
-  if (!ctx.is_constant(axis) || ctx.dtype(axis) != DType::Int32) return ctx.fail("axis must be a constant int32 tensor");
-  const std::vector<int64_t> shape = ctx.shape(input);
-  if (shape.size() != 4) return ctx.fail("supports 4-D inputs only");
-  std::vector<int32_t> axes;
-  for (int32_t a : ctx.constant_values<int32_t>(axis)) {
-    if (a < 0) a += 4;
-    if (a < 0 || a >= 4) return ctx.fail("axis out of range");
-    if (std::find(axes.begin(), axes.end(), a) == axes.end()) axes.push_back(a);
-  }
-  std::sort(axes.begin(), axes.end());
-  if (axes != std::vector<int32_t>{1, 2}) return ctx.fail("supports the mean over axes 1 and 2 only");
-  const int64_t count = shape[1] * shape[2];
-  if (count <= 0) return ctx.fail("input has an empty image");
-  const FixedPointMultiplier base =
-      quantize_multiplier(static_cast<double>(ctx.scale(input)) / static_cast<double>(ctx.scale(output)));
-  const FixedPointMultiplier m = fold_mean_count(base, count);
-  if (m.shift < -31 || m.shift > 30) return ctx.fail("requantization scale out of range");
-  const uint64_t workspace = workspace_request_bytes(static_cast<uint64_t>(shape[3]) * sizeof(int32_t));
-  ctx.add_node("mean_s8",
-               {ArgDef::input(ctx.input(0)), ArgDef::output(ctx.output(0)), ArgDef::integer(ctx.zero_point(input)),
-                ArgDef::integer(m.multiplier), ArgDef::integer(m.shift), ArgDef::integer(ctx.zero_point(output))},
-               workspace);
-  return ctx.error().empty();
-}
+// Any axes, any rank, int8 / int16 / float32: shared with SUM (ops/reduce_common.cpp).
+bool convert_mean(ImportContext& ctx) { return reduce_ops::convert_mean_or_sum(ctx, /*mean=*/true); }
 
 }  // namespace
 
