@@ -42,7 +42,7 @@ struct QuantizedPrelu {
     const int32_t value = x - input_zero_point;
     const int32_t scaled =
         value >= 0 ? multiply_by_quantized_multiplier(value, identity_multiplier, identity_shift)
-                   : multiply_by_quantized_multiplier(value * (alpha - alpha_zero_point), alpha_multiplier, alpha_shift);
+                   : multiply_by_quantized_multiplier(wrapping_mul(value, alpha - alpha_zero_point), alpha_multiplier, alpha_shift);
     return saturate<T>(wrapping_add(scaled, output_zero_point));
   }
 };

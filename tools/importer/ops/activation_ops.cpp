@@ -5,6 +5,7 @@
 // int8 unary activations become lookup_s8 with a table computed here by TFLM's arithmetic
 // (activation_tables.cpp); int16 ones get kernels with the parameters TFLM's Prepare derives;
 // float ones the kernel of the same name.
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -61,7 +62,9 @@ bool unsupported_type(ImportContext& ctx, DType dtype) {
 // Per-tensor quantization of a TFLite tensor, or a failure naming it.
 bool quantization_of(ImportContext& ctx, int32_t tensor, const char* what, Quantization* q) {
   const std::vector<float> scales = ctx.scales(tensor);
-  if (scales.size() != 1 || !(scales[0] > 0.0f)) return ctx.fail(std::string(what) + " must be quantized per tensor");
+  if (scales.size() != 1 || !(scales[0] > 0.0f) || !std::isfinite(scales[0])) {
+    return ctx.fail(std::string(what) + " must be quantized per tensor");
+  }
   q->scale = scales[0];
   q->zero_point = ctx.zero_point(tensor);
   return true;
@@ -326,6 +329,7 @@ bool convert_prelu(ImportContext& ctx) {
   } else {
     if (!ctx.is_constant(alpha)) return ctx.fail("int16 PRELU needs a constant alpha");
     const std::vector<int8_t> narrow = ctx.constant_values<int8_t>(alpha);
+    if (narrow.size() != element_count(ctx.shape(alpha))) return ctx.fail("alpha's data does not match its shape");
     const std::vector<int16_t> wide(narrow.begin(), narrow.end());
     std::vector<uint8_t> bytes(wide.size() * sizeof(int16_t));
     if (!bytes.empty()) std::memcpy(bytes.data(), wide.data(), bytes.size());

@@ -17,7 +17,6 @@ namespace {
 
 using kernels::multiply_by_quantized_multiplier;
 using kernels::rounding_divide_by_pot;
-using kernels::softmax::add;
 using kernels::softmax::mul;
 using kernels::softmax::saturating_shift_left;
 using kernels::softmax::sub;
@@ -270,8 +269,9 @@ Int8Table elu_table(Quantization in, Quantization out) {
   return tabulate([&](int32_t v) {
     const float x = in.scale * static_cast<float>(v - in.zero_point);
     const float elu = x < 0.0f ? std::exp(x) - 1.0f : x;
-    const float rounded = std::round(elu * inverse_scale);
-    return static_cast<int32_t>(std::clamp(rounded + static_cast<float>(out.zero_point), -128.0f, 127.0f));
+    const float quantized = std::round(elu * inverse_scale) + static_cast<float>(out.zero_point);
+    // NaN only from an output scale too small for float (0 * inf): the zero point then.
+    return static_cast<int32_t>(std::clamp(std::isnan(quantized) ? static_cast<float>(out.zero_point) : quantized, -128.0f, 127.0f));
   });
 }
 
