@@ -104,25 +104,13 @@ bool convert_int8_table(ImportContext& ctx, const Unary& u, const TableBuilder& 
 
 // ---- float32-only math ----
 
-template <const char* kKernel>
-bool convert_float_only(ImportContext& ctx) {
+bool convert_float_only(ImportContext& ctx, const char* kernel) {
   Unary u;
   if (!unary_operands(ctx, &u)) return false;
   if (u.dtype != DType::Float32) return unsupported_type(ctx, u.dtype);
-  add_float_node(ctx, kKernel);
+  add_float_node(ctx, kernel);
   return ctx.error().empty();
 }
-
-constexpr char kNeg[] = "neg_f32";
-constexpr char kExp[] = "exp_f32";
-constexpr char kLog[] = "log_f32";
-constexpr char kSqrt[] = "sqrt_f32";
-constexpr char kSquare[] = "square_f32";
-constexpr char kSin[] = "sin_f32";
-constexpr char kCos[] = "cos_f32";
-constexpr char kFloor[] = "floor_f32";
-constexpr char kCeil[] = "ceil_f32";
-constexpr char kRound[] = "round_f32";
 
 // ---- LOGISTIC and TANH ----
 
@@ -357,16 +345,16 @@ void register_activation_ops(ConverterTable& table) {
   table.add(BuiltinOperator::ELU, convert_elu);
   table.add(BuiltinOperator::ABS, convert_abs);
   table.add(BuiltinOperator::RSQRT, convert_rsqrt);
-  table.add(BuiltinOperator::NEG, convert_float_only<kNeg>);
-  table.add(BuiltinOperator::EXP, convert_float_only<kExp>);
-  table.add(BuiltinOperator::LOG, convert_float_only<kLog>);
-  table.add(BuiltinOperator::SQRT, convert_float_only<kSqrt>);
-  table.add(BuiltinOperator::SQUARE, convert_float_only<kSquare>);
-  table.add(BuiltinOperator::SIN, convert_float_only<kSin>);
-  table.add(BuiltinOperator::COS, convert_float_only<kCos>);
-  table.add(BuiltinOperator::FLOOR, convert_float_only<kFloor>);
-  table.add(BuiltinOperator::CEIL, convert_float_only<kCeil>);
-  table.add(BuiltinOperator::ROUND, convert_float_only<kRound>);
+  table.add(BuiltinOperator::NEG, [](ImportContext& ctx) { return convert_float_only(ctx, "neg_f32"); });
+  table.add(BuiltinOperator::EXP, [](ImportContext& ctx) { return convert_float_only(ctx, "exp_f32"); });
+  table.add(BuiltinOperator::LOG, [](ImportContext& ctx) { return convert_float_only(ctx, "log_f32"); });
+  table.add(BuiltinOperator::SQRT, [](ImportContext& ctx) { return convert_float_only(ctx, "sqrt_f32"); });
+  table.add(BuiltinOperator::SQUARE, [](ImportContext& ctx) { return convert_float_only(ctx, "square_f32"); });
+  table.add(BuiltinOperator::SIN, [](ImportContext& ctx) { return convert_float_only(ctx, "sin_f32"); });
+  table.add(BuiltinOperator::COS, [](ImportContext& ctx) { return convert_float_only(ctx, "cos_f32"); });
+  table.add(BuiltinOperator::FLOOR, [](ImportContext& ctx) { return convert_float_only(ctx, "floor_f32"); });
+  table.add(BuiltinOperator::CEIL, [](ImportContext& ctx) { return convert_float_only(ctx, "ceil_f32"); });
+  table.add(BuiltinOperator::ROUND, [](ImportContext& ctx) { return convert_float_only(ctx, "round_f32"); });
 }
 
 }  // namespace grt::tools
