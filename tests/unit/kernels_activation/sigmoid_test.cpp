@@ -1,0 +1,88 @@
+// LOGISTIC and TANH: int8 through the importer's tables (gemmlowp's fixed point, saturation
+// beyond the input radius), int16 through TFLM's table interpolation (power-of-two and
+// general input scales), float32 with TFLM's cutoffs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "activation_harness.h"
+
+namespace grt::test {
+namespace {
+
+using tflite::BuiltinOperator;
+
+// Input scale 1/16: the Q4.27 rescale is exact and the radius is 15 * 2^27 / 2^24 = 120.
+TEST(LogisticS8, RoundsSigmoidToSteps_Of_1_256_AroundMinus128) {
+  // sigmoid(1) * 256 = 187.15 -> 187 - 128; sigmoid(-1) * 256 = 68.85 -> 69; sigmoid(3) * 256 = 243.86 -> 244.
+  EXPECT_EQ(run_unary<int8_t>(BuiltinOperator::LOGISTIC, int8(1.0f / 16, 0), int8(1.0f / 256, -128), {0, 16, -16, 48}),
+            (std::vector<int8_t>{0, 59, -59, 116}));
+}
+
+TEST(LogisticS8, SaturatesAtTheRadiusAndRoundsIntoTheLimits) {
+  // +-120 is the radius; 119 (7.44) rounds to 256 -> clamped to 127; -119 rounds to 0 -> -128.
+  EXPECT_EQ(run_unary<int8_t>(BuiltinOperator::LOGISTIC, int8(1.0f / 16, 0), int8(1.0f / 256, -128), {120, -120, 119, -119, 127, -128}),
+            (std::vector<int8_t>{127, -128, 127, -128, 127, -128}));
+}
+
+TEST(LogisticS8, SubtractsTheInputZeroPoint) {
+  EXPECT_EQ(run_unary<int8_t>(BuiltinOperator::LOGISTIC, int8(1.0f / 16, 10), int8(1.0f / 256, -128), {10, 26, -6}),
+            (std::vector<int8_t>{0, 59, -59}));
+}
+
+TEST(TanhS8, RoundsTanhToSteps_Of_1_128_AndIgnoresTheOutputQuantization) {
+  // tanh(1) * 128 = 97.48 -> 97; tanh(0.5) * 128 = 59.15 -> 59; tanh(2.5) * 128 = 126.29 -> 126;
+  // tanh(5) * 128 = 127.99 -> 128 -> 127. The output's scale and zero point play no part, as in TFLM.
+  const std::vector<int8_t> in{0, 16, -16, 8, 40, 80, 120, -120};
+  const std::vector<int8_t> expected{0, 97, -97, 59, 126, 127, 127, -128};
+  EXPECT_EQ(run_unary<int8_t>(BuiltinOperator::TANH, int8(1.0f / 16, 0), int8(1.0f / 128, 0), in), expected);
+  EXPECT_EQ(run_unary<int8_t>(BuiltinOperator::TANH, int8(1.0f / 16, 0), int8(0.5f, 3), in), expected);
+}
+
+TEST(LogisticS16, InterpolatesTheSigmoidTableAtThePowerOfTwoScale) {
+  // Scale 2^-12: x * 3 in 1/(3 * 4096) steps, 2^9 of them per table entry. x = 4096 (1.0) lands
+  // on entry 24 = 47911: (47911 * 2^9 + 2^9) >> 10 = 23956; -1.0 mirrors it to 32768 - 23956.
+  // -8.0 is entry 192 (65514): (2^25 - 65514 * 2^9 + 2^9 - 1) >> 10 = 11. 100 interpolates
+  // between entries 0 and 1: 16584 (sigmoid(100/4096) * 32768 = 16583.99).
+  EXPECT_EQ(run_unary<int16_t>(BuiltinOperator::LOGISTIC, int16(1.0f / 4096), int16(1.0f / 32768), {0, 4096, -4096, -32768, 100}),
+            (std::vector<int16_t>{16384, 23956, 8812, 11, 16584}));
+}
+
+TEST(LogisticS16, RescalesOtherScalesAndSaturatesPastTheTable) {
+  // Scale 2^-11 is not the power of two LOGISTIC takes exactly: multiplier 6 * 2^12, shift 12.
+  // 1.0 gives what it gives at 2^-12; the extremes pass the table's end: 32767 and (2^25 - 0x7FFF * 2^10 + 511) >> 10 = 1.
+  EXPECT_EQ(run_unary<int16_t>(BuiltinOperator::LOGISTIC, int16(1.0f / 2048), int16(1.0f / 32768), {2048, 32767, -32768}),
+            (std::vector<int16_t>{23956, 32767, 1}));
+}
+
+TEST(TanhS16, InterpolatesTwiceTheSigmoidMinusOne) {
+  // x = 4096 (1.0): sigmoid(2) is entry 48 = 57724: (57724 * 2^8 - 2^23 + 2^7) >> 8 = 24956; the
+  // negative side floors to -24956. 100: 800 (tanh(100/4096) * 32768 = 799.84).
+  EXPECT_EQ(run_unary<int16_t>(BuiltinOperator::TANH, int16(1.0f / 4096), int16(1.0f / 32768), {0, 4096, -4096, 100, 32767, -32768}),
+            (std::vector<int16_t>{0, 24956, -24956, 800, 32767, -32767}));
+  // 2^-11 is a power of two TANH takes exactly (multiplier 6).
+  EXPECT_EQ(run_unary<int16_t>(BuiltinOperator::TANH, int16(1.0f / 2048), int16(1.0f / 32768), {2048}), (std::vector<int16_t>{24956}));
+}
+
+TEST(LogisticF32, UsesTflmsCutoffs) {
+  const std::vector<float> out =
+      run_unary<float>(BuiltinOperator::LOGISTIC, float32(), float32(), {0.0f, 20.0f, -10.0f, 2.0f, 16.6f});
+  ASSERT_EQ(out.size(), 5u);
+  EXPECT_EQ(out[0], 0.5f);
+  EXPECT_EQ(out[1], 1.0f);               // above 16.619: exactly 1
+  EXPECT_EQ(out[2], std::exp(-10.0f));   // below -9: exp(x)
+  EXPECT_EQ(out[3], 1.0f / (1.0f + std::exp(-2.0f)));
+  EXPECT_EQ(out[4], 1.0f / (1.0f + std::exp(-16.6f)));
+}
+
+TEST(TanhF32, IsTanh) {
+  const std::vector<float> in{-3.0f, -0.5f, 0.0f, 0.25f, 9.0f};
+  const std::vector<float> out = run_unary<float>(BuiltinOperator::TANH, float32(), float32(), in);
+  ASSERT_EQ(out.size(), in.size());
+  for (size_t i = 0; i < in.size(); ++i) EXPECT_EQ(out[i], std::tanh(in[i])) << in[i];
+}
+
+}  // namespace
+}  // namespace grt::test
