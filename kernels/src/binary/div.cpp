@@ -1,7 +1,8 @@
 // DIV with broadcasting and the fused activation's clamp, as TFLM's reference kernels.
 //
 // div_f32 takes 0 in A, 1 in B, 2 out Y (float32; Y's shape is A and B broadcast),
-//   3 Float activation_min, 4 Float activation_max. IEEE division: x / 0 is an infinity or NaN.
+//   3 Float activation_min, 4 Float activation_max. IEEE division: x / 0 is an infinity (then
+//   clamped, to +-FLT_MAX without an activation, as in TFLM) or NaN.
 // div_s32 takes 0 A, 1 B, 2 Y (int32), 3 Int activation_min, 4 Int activation_max. The
 //   quotient truncates toward zero. TFLM divides by zero (undefined: a trap on most targets);
 //   here a zero anywhere in B fails the run before anything is written, and INT32_MIN / -1
