@@ -49,6 +49,25 @@ inline int check_clamped_operands(ElementType type, TVMValue* args, int* codes, 
   return check.result();
 }
 
+// The quantized MUL and DIV layout: A, B, Y of `type`, then 3 a_offset, 4 b_offset (both in
+// [offset_low, offset_high]), 5 out_offset, 6 multiplier, 7 shift (in [-31, max_shift]),
+// 8 activation_min, 9 activation_max (all three inside [type_min, type_max]).
+inline int check_rescaled_operands(ElementType type, int32_t type_min, int32_t type_max, int32_t offset_low,
+                                   int32_t offset_high, int max_shift, TVMValue* args, int* codes, int count) {
+  ArgCheck check("binary", args, codes, count);
+  check.count(10);
+  check_broadcast_operands(check, args, type, type);
+  check.integer(3, offset_low, offset_high)
+      .integer(4, offset_low, offset_high)
+      .integer(5, type_min, type_max)
+      .integer(6, 0, INT32_MAX)
+      .integer(7, -31, max_shift)
+      .integer(8, type_min, type_max)
+      .integer(9, type_min, type_max);
+  if (check.ok()) check.expect(int_at(args, 8) <= int_at(args, 9), "activation_min is above activation_max");
+  return check.result();
+}
+
 // Y = op(A, B) over arguments 0, 1 and 2, for operators without parameters.
 template <typename In, typename Out, typename Op>
 int run_operands(TVMValue* args) {

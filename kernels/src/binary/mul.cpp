@@ -45,23 +45,12 @@ int run_quantized_mul(TVMValue* args) {
 
 template <typename T>
 int check_quantized_mul(ElementType type, TVMValue* args, int* codes, int count) {
-  ArgCheck check("mul", args, codes, count);
   constexpr int32_t kMin = quantized_min<T>();
   constexpr int32_t kMax = quantized_max<T>();
   // int16 runs without zero points (TFLM refuses them), which keeps its product in int32.
   constexpr int32_t kOffsetLow = sizeof(T) == 1 ? -kMax : 0;
   constexpr int32_t kOffsetHigh = sizeof(T) == 1 ? -kMin : 0;
-  check.count(10);
-  check_broadcast_operands(check, args, type, type);
-  check.integer(3, kOffsetLow, kOffsetHigh)
-      .integer(4, kOffsetLow, kOffsetHigh)
-      .integer(5, kMin, kMax)
-      .integer(6, 0, INT32_MAX)
-      .integer(7, -31, 31)
-      .integer(8, kMin, kMax)
-      .integer(9, kMin, kMax);
-  if (check.ok()) check.expect(int_at(args, 8) <= int_at(args, 9), "activation_min is above activation_max");
-  return check.result();
+  return check_rescaled_operands(type, kMin, kMax, kOffsetLow, kOffsetHigh, 31, args, codes, count);
 }
 
 struct Int32Mul {

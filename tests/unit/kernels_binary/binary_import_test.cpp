@@ -109,6 +109,15 @@ TEST(BinaryImport, MulInt8RescalesAndAppliesTheFusedRelu) {
   EXPECT_EQ(import_and_run(spec, {bytes_of<int8_t>({5, -3}), bytes_of<int8_t>({2, 0})}), bytes_of<int8_t>({19, 3}));
 }
 
+TEST(BinaryImport, DivInt8UsesTheFloatRatioOfTheScales) {
+  // 1.0 / (1.0 * 0.25) = 4: 4 * 7 / 2 = 14 and 4 * 10 / 3 = 13.3 -> 13, plus the zero point 1.
+  OpSpec spec{BuiltinOperator::DIV,
+              {{{2}, TensorType::INT8, 1.0f, 0}, {{2}, TensorType::INT8, 1.0f, 0}},
+              {{2}, TensorType::INT8, 0.25f, 1},
+              tflite::ActivationFunctionType::NONE};
+  EXPECT_EQ(import_and_run(spec, {bytes_of<int8_t>({7, 10}), bytes_of<int8_t>({2, 3})}), bytes_of<int8_t>({15, 14}));
+}
+
 TEST(BinaryImport, AddNPutsTheOutputFirstAndSumsEveryInput) {
   OpSpec spec{BuiltinOperator::ADD_N, {{{2}}, {{2}}, {{2}}}, {{2}}, {}};
   EXPECT_EQ(import_and_run(spec, {bytes_of<float>({1, 2}), bytes_of<float>({10, 20}), bytes_of<float>({100, 200})}),
@@ -141,6 +150,9 @@ TEST(BinaryImport, RefusesWhatTflmRefuses) {
           "not in (0, 1)");
   refused({BuiltinOperator::EQUAL, {{{2}, TensorType::FLOAT32}, {{2}, TensorType::FLOAT32}}, {{2}, TensorType::FLOAT32}, {}},
           "output must be bool");
+  refused({BuiltinOperator::DIV, {{{2}, TensorType::INT8, 1.0f, 0}, {{2}, TensorType::INT8, 1.0f / 4096, 0}},
+           {{2}, TensorType::INT8, 1.0f / 4096, 0}, {}},
+          "rescaling is out of range");
   refused({BuiltinOperator::DIV, {{{2}, TensorType::INT32, 1.0f, 0}, {{2}, TensorType::INT32}}, {{2}, TensorType::INT32}, {}},
           "unquantized");
   refused({BuiltinOperator::SELECT_V2, {{{2}, TensorType::BOOL}, {{2}, TensorType::INT32}, {{2}, TensorType::INT32}}, {{2}, TensorType::INT32}, {}},

@@ -60,6 +60,47 @@ TEST(DivS32, ZeroDenominatorFailsTheRun) {
   EXPECT_NE(call.run_failure("div_s32").find("division by zero"), std::string::npos);
 }
 
+// div_s8 of same-shape inputs: scales 1, 1 and 1/4 (multiplier 2^30, shift 3).
+NodeCall div_s8(const std::vector<int8_t>& a, const std::vector<int8_t>& b, int64_t a_zero_point, int64_t b_zero_point,
+                int64_t out_zero_point, int64_t act_min) {
+  const auto n = static_cast<int64_t>(a.size());
+  NodeCall call;
+  call.in(DType::Int8, {n}, a).in(DType::Int8, {n}, b).out(DType::Int8, {n});
+  call.integer(-a_zero_point).integer(-b_zero_point).integer(out_zero_point).integer(int64_t{1} << 30).integer(3);
+  call.integer(act_min).integer(127);
+  return call;
+}
+
+TEST(DivS8, MatchesTflmsReciprocalArithmetic) {
+  // 4 * a / b, rounded: 14, 13.3 -> 13, -14, 1.3 -> 1, -14, 13.3 -> 13, 133 -> 127, 0, 2.86 -> 3.
+  // (These are also TFLM's reference outputs for the same parameters.)
+  EXPECT_EQ(div_s8({7, 10, -7, 1, 7, -10, 100, 0, 5}, {2, 3, 2, 3, -2, -3, 3, 5, 7}, 0, 0, 0, -128).run<int8_t>("div_s8"),
+            (std::vector<int8_t>{14, 13, -14, 1, -14, 13, 127, 0, 3}));
+  // 1 / 128 needs a final shift past 31 bits, where TFLM's shift is undefined: exactly 0 here.
+  EXPECT_EQ(div_s8({1, -1}, {-128, 127}, 0, 0, 0, -128).run<int8_t>("div_s8"), (std::vector<int8_t>{0, 0}));
+}
+
+TEST(DivS8, AppliesZeroPointsAndTheActivationFloor) {
+  // Zero points 2, -1 and -3, clamp from -3 (RELU): 7/2 -> 14 - 3, 10/3 -> 13 - 3, -7/2 -> -17 -> -3, 0 -> -3.
+  EXPECT_EQ(div_s8({9, 12, -5, 2}, {1, 2, 1, 0}, 2, -1, -3, -3).run<int8_t>("div_s8"), (std::vector<int8_t>{11, 10, -3, -3}));
+}
+
+TEST(DivS8, DivisorAtItsZeroPointFailsTheRun) {
+  EXPECT_NE(div_s8({1, 2}, {5, -1}, 0, -1, 0, -128).run_failure("div_s8").find("division by zero"), std::string::npos);
+}
+
+TEST(DivS8Check, RefusesAShiftThatWouldTurnLeft) {
+  const auto with_shift = [](int64_t shift, int64_t b_offset) {
+    NodeCall call;
+    call.in<int8_t>(DType::Int8, {1}, {}).in<int8_t>(DType::Int8, {1}, {}).out(DType::Int8, {1});
+    call.integer(0).integer(b_offset).integer(0).integer(int64_t{1} << 30).integer(shift).integer(-128).integer(127);
+    return call.refusal("div_s8");
+  };
+  EXPECT_EQ(with_shift(23, 0), "");
+  EXPECT_NE(with_shift(24, 0), "");
+  EXPECT_NE(with_shift(0, 129), "");
+}
+
 TEST(FloorDivF32, RoundsTowardNegativeInfinity) {
   NodeCall call = float_pair({4}, {7.0f, -7.0f, 7.0f, -7.5f}, {4}, {2.0f, 2.0f, -2.0f, 2.0f}, {4});
   EXPECT_EQ(call.run<float>("floor_div_f32"), (std::vector<float>{3.0f, -4.0f, -4.0f, -4.0f}));

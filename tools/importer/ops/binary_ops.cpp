@@ -90,15 +90,34 @@ bool convert_mul(ImportContext& ctx) {
 
 // ---- DIV ----
 
+bool convert_quantized_div(ImportContext& ctx, ActivationFunctionType activation) {
+  if (!expect_quantized_operands(ctx, DType::Int8)) return false;
+  const int32_t a = ctx.input_index(0);
+  const int32_t b = ctx.input_index(1);
+  const int32_t y = ctx.output_index(0);
+  // CalculateOpDataDiv: the ratio in float, then widened.
+  const FixedPointMultiplier m = quantize_multiplier(static_cast<double>(ctx.scale(a) / (ctx.scale(b) * ctx.scale(y))));
+  // Beyond 2^23 the kernel's final shift would turn left, which TFLM's arithmetic does not do.
+  if (m.multiplier <= 0 || m.shift < -31 || m.shift > 23) return ctx.fail("rescaling is out of range");
+  int32_t act_min = 0;
+  int32_t act_max = 0;
+  quantized_activation_range(static_cast<int>(activation), ctx.scale(y), ctx.zero_point(y), INT8_MIN, INT8_MAX, &act_min, &act_max);
+  if (act_min > act_max) return ctx.fail("the fused activation's range is empty");
+  ctx.add_node("div_s8", {ArgDef::input(ctx.input(0)), ArgDef::input(ctx.input(1)), ArgDef::output(ctx.output(0)),
+                          ArgDef::integer(-ctx.zero_point(a)), ArgDef::integer(-ctx.zero_point(b)), ArgDef::integer(ctx.zero_point(y)),
+                          ArgDef::integer(m.multiplier), ArgDef::integer(m.shift), ArgDef::integer(act_min), ArgDef::integer(act_max)});
+  return ctx.error().empty();
+}
+
 bool convert_div(ImportContext& ctx) {
   if (!expect_operands(ctx, 2)) return false;
   DType dtype{};
   if (!expect_shared_type(ctx, {DType::Int8, DType::Int32, DType::Float32}, &dtype)) return false;
-  if (dtype == DType::Int8) return ctx.fail("int8 DIV is not supported yet");
   if (!expect_broadcast(ctx)) return false;
   const auto* options = ctx.options<tflite::DivOptions>();
   const ActivationFunctionType activation = options != nullptr ? options->fused_activation_function() : ActivationFunctionType::NONE;
   if (!binary::supported_activation(ctx, activation)) return false;
+  if (dtype == DType::Int8) return convert_quantized_div(ctx, activation);
   // TFLM divides int32 tensors only when they carry no quantization.
   if (dtype == DType::Int32 && (!ctx.scales(ctx.input_index(0)).empty() || !ctx.scales(ctx.input_index(1)).empty())) {
     return ctx.fail("int32 DIV takes unquantized inputs only");
