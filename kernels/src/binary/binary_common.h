@@ -1,5 +1,6 @@
-// Helpers shared by the binary kernel family (kernels/src/binary/): the broadcast operand
-// check, clamps with TFLM's order of comparisons, and the packed-function boilerplate.
+// Helpers shared by the binary kernel family (kernels/src/binary/): the argument checks of
+// the common layouts (two broadcast inputs and an output, plus a clamp range or a rescaling),
+// clamps with TFLM's order of comparisons, and the packed-function boilerplate.
 #ifndef GRAPHRT_KERNELS_BINARY_BINARY_COMMON_H_
 #define GRAPHRT_KERNELS_BINARY_BINARY_COMMON_H_
 

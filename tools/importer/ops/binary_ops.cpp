@@ -44,11 +44,14 @@ void add_unquantized_clamp(DType dtype, ActivationFunctionType activation, std::
 
 // A, B and Y quantized per tensor; TFLM's int16 MUL and SQUARED_DIFFERENCE take no zero points.
 bool expect_quantized_operands(ImportContext& ctx, DType dtype) {
-  const int32_t low = dtype == DType::Int8 ? -128 : 0;
-  const int32_t high = dtype == DType::Int8 ? 127 : 0;
-  return expect_per_tensor(ctx, ctx.input_index(0), low, high, "input 0") &&
-         expect_per_tensor(ctx, ctx.input_index(1), low, high, "input 1") &&
-         expect_per_tensor(ctx, ctx.output_index(0), low, high, "output");
+  if (dtype == DType::Int16) {
+    for (const int32_t t : {ctx.input_index(0), ctx.input_index(1), ctx.output_index(0)}) {
+      if (ctx.zero_point(t) != 0) return ctx.fail("int16 inputs and output must have zero point 0 (TFLM requires it)");
+    }
+  }
+  return expect_per_tensor(ctx, ctx.input_index(0), -128, 127, "input 0") &&
+         expect_per_tensor(ctx, ctx.input_index(1), -128, 127, "input 1") &&
+         expect_per_tensor(ctx, ctx.output_index(0), -128, 127, "output");
 }
 
 // ---- MUL ----
