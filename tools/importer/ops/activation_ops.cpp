@@ -114,44 +114,6 @@ bool convert_float_only(ImportContext& ctx, const char* kernel) {
 
 // ---- LOGISTIC and TANH ----
 
-// TFLM's int16 LOGISTIC / TANH Prepare: zero points 0, an output scale of 2^-15, and the
-// input rescaled to the table's 1/(3 * 4096) steps: exactly by 3 << shift when the input
-// scale is the power of two the kernel expects (2^-12, or also 2^-11 for TANH), otherwise
-// by a 15-bit multiplier with as large a shift as fits.
-bool convert_sigmoid_s16(ImportContext& ctx, const Unary& u, bool tanh) {
-  Quantization in;
-  Quantization out;
-  if (!quantized_operands(ctx, u, &in, &out)) return false;
-  if (in.zero_point != 0 || out.zero_point != 0) return ctx.fail("int16 zero points must be 0");
-  int out_log2 = 0;
-  if (!activation::checked_log2(out.scale, &out_log2) || out_log2 != -15) return ctx.fail("int16 output scale must be 2^-15");
-  constexpr int kInputIntegerBits = 3;
-  int in_log2 = 0;
-  const bool power_of_two = activation::checked_log2(in.scale, &in_log2);
-  int shift = (15 - kInputIntegerBits) + in_log2;
-  int32_t multiplier = 0;
-  if (power_of_two && (shift == 0 || (tanh && shift == 1))) {
-    multiplier = 3 << shift;
-    shift = 0;
-  } else {
-    double real = static_cast<double>(in.scale) * 4096.0 * 3.0;
-    shift = 0;
-    while (real <= 32767.0 / 2.0 && shift <= 30) {
-      ++shift;
-      real *= 2.0;
-    }
-    if (real > 32767.0) return ctx.fail("int16 input scale is too large");
-    multiplier = static_cast<int32_t>(real);
-  }
-  std::vector<uint8_t> bytes(activation::kSigmoidTable.size() * sizeof(uint16_t));
-  std::memcpy(bytes.data(), activation::kSigmoidTable.data(), bytes.size());
-  // The uint16 table travels as int16 bits (graphrt has no uint16 type); the kernel reads it unsigned.
-  const uint32_t table = ctx.constant(ctx.op_name() + " sigmoid table", DType::Int16, {256}, std::move(bytes));
-  ctx.add_node(tanh ? "tanh_s16" : "logistic_s16", {ArgDef::input(ctx.input(0)), ArgDef::output(ctx.output(0)),
-                                                    ArgDef::input(table), ArgDef::integer(multiplier), ArgDef::integer(shift)});
-  return ctx.error().empty();
-}
-
 // int8 LOGISTIC also requires the output zero point -128; int8 TANH ignores the output's
 // quantization, as TFLM's kernels do.
 bool convert_sigmoid(ImportContext& ctx, bool tanh) {
@@ -161,7 +123,12 @@ bool convert_sigmoid(ImportContext& ctx, bool tanh) {
     add_float_node(ctx, tanh ? "tanh_f32" : "logistic_f32");
     return ctx.error().empty();
   }
-  if (u.dtype == DType::Int16) return convert_sigmoid_s16(ctx, u, tanh);
+  // TFLM's int16 kernels interpolate a 256-entry sigmoid table of TFLite's whose values no
+  // formula reproduces exactly; graphrt ships no copy of it (logistic_s16 and tanh_s16 take
+  // the table as an argument), so it refuses rather than promise bytes it cannot match.
+  if (u.dtype == DType::Int16) {
+    return ctx.fail("int16 LOGISTIC and TANH are not supported: TFLM interpolates TFLite's own sigmoid table, which graphrt does not ship");
+  }
   if (u.dtype != DType::Int8) return unsupported_type(ctx, u.dtype);
   return convert_int8_table(ctx, u, [tanh](Quantization in, Quantization out, Int8Table* table, std::string* error) {
     return tanh ? activation::tanh_table(in, table, error) : activation::logistic_table(in, out, table, error);

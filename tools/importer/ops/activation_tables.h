@@ -37,9 +37,6 @@ int32_t quantize_clamped(float value, Quantization q, int32_t low, int32_t high)
 // rounded log2 in *log2.
 bool checked_log2(float x, int* log2);
 
-// TFLite's table of sigmoid(i / 24), i = 0..255, in unsigned Q0.16, which its int16
-// LOGISTIC and TANH interpolate.
-extern const std::array<uint16_t, 256> kSigmoidTable;
 
 }  // namespace grt::tools::activation
 
