@@ -111,12 +111,5 @@ GRT_KERNEL_FUNCTION(max_pool2d_f32) {
 
 GRT_CHECK_FUNCTION(max_pool2d_f32) {
   (void)ret_value, (void)ret_type_code, (void)resource_handle;
-  using namespace grt::kernels;
-  ArgCheck check("max_pool2d_f32", args, type_codes, num_args);
-  check.count(10).tensor(0, ElementType::kFloat32, 4).tensor(1, ElementType::kFloat32, 4);
-  pool::check_pool2d_args(check);
-  check.real(8).real(9);
-  if (check.ok()) check.expect(!(real_at(args, 9) < real_at(args, 8)), "act_min exceeds act_max");
-  pool::check_pool2d_geometry(check, args);
-  return check.result();
+  return grt::kernels::pool::check_float_pool2d("max_pool2d_f32", args, type_codes, num_args);
 }

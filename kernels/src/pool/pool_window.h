@@ -83,6 +83,17 @@ inline void check_pool2d_geometry(ArgCheck& check, TVMValue* args) {
               "window positions overflow");
 }
 
+// The whole check of a float32 pooling kernel: tensors, window, activation range.
+inline int check_float_pool2d(const char* name, TVMValue* args, int* codes, int count) {
+  ArgCheck check(name, args, codes, count);
+  check.count(10).tensor(0, ElementType::kFloat32, 4).tensor(1, ElementType::kFloat32, 4);
+  check_pool2d_args(check);
+  check.real(8).real(9);
+  if (check.ok()) check.expect(!(real_at(args, 9) < real_at(args, 8)), "act_min exceeds act_max");
+  check_pool2d_geometry(check, args);
+  return check.result();
+}
+
 }  // namespace grt::kernels::pool
 
 #endif  // GRAPHRT_KERNELS_POOL_POOL_WINDOW_H_

@@ -1,6 +1,6 @@
 // Converters for the pool family (kernels/src/pool/): MAX_POOL_2D and L2_POOL_2D here,
-// RESIZE_* in pool_resize_ops.cpp, the space/depth/batch rearrangements and MIRROR_PAD in
-// pool_rearrange_ops.cpp; the helpers they share (pool_ops.h) are defined here too.
+// RESIZE_* in pool_resize_ops.cpp, the space/depth rearrangements and MIRROR_PAD in
+// pool_rearrange_ops.cpp, BATCH_TO_SPACE_ND and SPACE_TO_BATCH_ND in pool_batch_ops.cpp; the helpers they share (pool_ops.h) are defined here too.
 #include "pool_ops.h"
 
 #include <algorithm>
@@ -65,6 +65,13 @@ bool constant_int32(ImportContext& ctx, int input, const char* what, std::vector
   if (ctx.dtype(tensor) != DType::Int32) return ctx.fail(std::string(what) + " must be int32");
   *values = ctx.constant_values<int32_t>(tensor);
   return true;
+}
+
+bool output_is(ImportContext& ctx, const std::vector<int64_t>& expected) {
+  if (ctx.shape(ctx.output_index(0)) == expected) return true;
+  std::string text;
+  for (const int64_t d : expected) text += (text.empty() ? "" : ", ") + std::to_string(d);
+  return ctx.fail("output shape must be [" + text + "]");
 }
 
 }  // namespace pool
@@ -166,12 +173,33 @@ bool convert_max_pool2d(ImportContext& ctx) {
   return ctx.error().empty();
 }
 
+// ---- L2_POOL_2D ----
+
+// TFLM has no quantized L2 pooling: float32 only.
+bool convert_l2_pool2d(ImportContext& ctx) {
+  const tflite::Pool2DOptions* o = pool_options(ctx);
+  if (o == nullptr) return false;
+  if (ctx.dtype(ctx.input_index(0)) != DType::Float32 || ctx.dtype(ctx.output_index(0)) != DType::Float32) {
+    return ctx.fail("supports float32 only (TFLM has no quantized L2 pooling)");
+  }
+  std::vector<ArgDef> args;
+  if (!pool_window_args(ctx, *o, &args)) return false;
+  float low = 0, high = 0;
+  float_activation_range(static_cast<int>(o->fused_activation_function()), &low, &high);
+  args.push_back(ArgDef::real(low));
+  args.push_back(ArgDef::real(high));
+  ctx.add_node("l2_pool2d_f32", std::move(args));
+  return ctx.error().empty();
+}
+
 }  // namespace
 
 void register_pool_ops(ConverterTable& table) {
   table.add(tflite::BuiltinOperator::MAX_POOL_2D, convert_max_pool2d);
+  table.add(tflite::BuiltinOperator::L2_POOL_2D, convert_l2_pool2d);
   pool::register_pool_resize_ops(table);
   pool::register_pool_rearrange_ops(table);
+  pool::register_pool_batch_ops(table);
 }
 
 }  // namespace grt::tools

@@ -32,8 +32,12 @@ bool add_offset_gather(ImportContext& ctx, std::string_view kernel, const Offset
 // A constant int32 input's values; fails naming `what` unless it is a constant int32 tensor.
 bool constant_int32(ImportContext& ctx, int input, const char* what, std::vector<int32_t>* values);
 
+// Fails with "output shape must be [...]" unless output 0 has `expected`.
+bool output_is(ImportContext& ctx, const std::vector<int64_t>& expected);
+
 void register_pool_resize_ops(ConverterTable& table);     // ops/pool_resize_ops.cpp
 void register_pool_rearrange_ops(ConverterTable& table);  // ops/pool_rearrange_ops.cpp
+void register_pool_batch_ops(ConverterTable& table);      // ops/pool_batch_ops.cpp
 
 }  // namespace grt::tools::pool
 

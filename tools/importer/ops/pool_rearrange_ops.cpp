@@ -31,13 +31,6 @@ bool block_operands(ImportContext& ctx, int32_t* block, std::vector<int64_t>* in
   return true;
 }
 
-bool output_is(ImportContext& ctx, const std::vector<int64_t>& expected) {
-  if (ctx.shape(ctx.output_index(0)) == expected) return true;
-  std::string text;
-  for (const int64_t d : expected) text += (text.empty() ? "" : ", ") + std::to_string(d);
-  return ctx.fail("output shape must be [" + text + "]");
-}
-
 std::vector<int64_t> multiples(int64_t count, int64_t step) {
   std::vector<int64_t> v;
   for (int64_t i = 0; i < count; ++i) v.push_back(i * step);

@@ -1,7 +1,9 @@
-// MAX_POOL_2D: windows clipped at the edges, the fused activation's clamp, int8, int16 and
-// float32, the converter's quantized ranges and refusals, and the kernels' init checks.
+// MAX_POOL_2D and L2_POOL_2D: windows clipped at the edges, the fused activation's clamp,
+// int8, int16 and float32 max pooling, float32 L2 pooling, the converters' quantized ranges
+// and refusals, and the kernels' init checks.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -158,6 +160,52 @@ TEST(MaxPool2dImport, RefusesWhatTflmRefuses) {
   int32.inputs[0].type = tflite::TensorType::INT32;
   int32.output.type = tflite::TensorType::INT32;
   EXPECT_NE(import_and_run(int32, {}).error.find("not supported"), std::string::npos);
+}
+
+// ---- L2_POOL_2D ----
+
+OpModel float_pool(tflite::BuiltinOperator op, tflite::TensorType type, tflite::ActivationFunctionType act) {
+  OpModel m;
+  m.op = op;
+  m.inputs = {{type, {1, 3, 3, 1}, {}, 0.0f, 0}};
+  m.output = {type, {1, 2, 2, 1}, {}, 0.0f, 0};
+  m.options = pool_options(tflite::Padding::SAME, 2, 2, act);
+  return m;
+}
+
+TEST(L2Pool2dImport, RootMeanSquareOfTheClippedWindows) {
+  // Windows {1, -5, -7, 9}, {3, -2}, {4, 0}, {-8}: sqrt of 156 / 4, 13 / 2, 16 / 2 and 64 / 1.
+  const std::vector<float> in = {1, -5, 3, -7, 9, -2, 4, 0, -8};
+  const OpRun none = import_and_run(
+      float_pool(tflite::BuiltinOperator::L2_POOL_2D, tflite::TensorType::FLOAT32, tflite::ActivationFunctionType::NONE),
+      {bytes_of(in)});
+  ASSERT_EQ(none.error, "");
+  EXPECT_EQ(values_of<float>(none.output), (std::vector<float>{std::sqrt(39.0f), std::sqrt(6.5f), std::sqrt(8.0f), 8.0f}));
+  const OpRun relu6 = import_and_run(
+      float_pool(tflite::BuiltinOperator::L2_POOL_2D, tflite::TensorType::FLOAT32, tflite::ActivationFunctionType::RELU6),
+      {bytes_of(in)});
+  ASSERT_EQ(relu6.error, "");
+  EXPECT_EQ(values_of<float>(relu6.output), (std::vector<float>{6.0f, std::sqrt(6.5f), std::sqrt(8.0f), 6.0f}));
+}
+
+TEST(L2Pool2dImport, RefusesQuantizedTensors) {
+  OpModel int8 =
+      float_pool(tflite::BuiltinOperator::L2_POOL_2D, tflite::TensorType::INT8, tflite::ActivationFunctionType::NONE);
+  int8.inputs[0].scale = int8.output.scale = 0.05f;
+  EXPECT_NE(import_and_run(int8, {}).error.find("float32 only"), std::string::npos);
+}
+
+TEST(L2Pool2dCheck, RefusesIntegerRangesAndEmptyWindows) {
+  const ArgDef lo = ArgDef::real(0.0);
+  const ArgDef hi = ArgDef::real(6.0);
+  EXPECT_EQ(refusal(max_pool_model("l2_pool2d_f32", DType::Float32, {1, 3, 3, 1}, {1, 2, 2, 1}, kSame2x2, lo, hi)), "");
+  EXPECT_NE(refusal(max_pool_model("l2_pool2d_f32", DType::Float32, {1, 3, 3, 1}, {1, 2, 2, 1}, kSame2x2,
+                                   ArgDef::integer(0), ArgDef::integer(6)))
+                .find("not a float"),
+            std::string::npos);
+  EXPECT_NE(refusal(max_pool_model("l2_pool2d_f32", DType::Float32, {1, 3, 3, 1}, {1, 3, 2, 1}, kSame2x2, lo, hi))
+                .find("misses the input"),
+            std::string::npos);
 }
 
 }  // namespace
