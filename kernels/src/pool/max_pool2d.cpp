@@ -81,7 +81,8 @@ using grt::kernels::real_at;
 
 GRT_KERNEL_FUNCTION(max_pool2d_s8) {
   (void)type_codes, (void)num_args, (void)ret_value, (void)ret_type_code, (void)resource_handle;
-  grt::kernels::pool::max_pool<int8_t>(args, static_cast<int8_t>(int_at(args, 8)), static_cast<int8_t>(int_at(args, 9)));
+  grt::kernels::pool::max_pool<int8_t>(args, static_cast<int8_t>(int_at(args, 8)),
+                                       static_cast<int8_t>(int_at(args, 9)));
   return 0;
 }
 
@@ -93,7 +94,8 @@ GRT_CHECK_FUNCTION(max_pool2d_s8) {
 
 GRT_KERNEL_FUNCTION(max_pool2d_s16) {
   (void)type_codes, (void)num_args, (void)ret_value, (void)ret_type_code, (void)resource_handle;
-  grt::kernels::pool::max_pool<int16_t>(args, static_cast<int16_t>(int_at(args, 8)), static_cast<int16_t>(int_at(args, 9)));
+  grt::kernels::pool::max_pool<int16_t>(args, static_cast<int16_t>(int_at(args, 8)),
+                                        static_cast<int16_t>(int_at(args, 9)));
   return 0;
 }
 

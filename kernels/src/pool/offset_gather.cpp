@@ -86,7 +86,8 @@ void check_offsets_stay_inside(ArgCheck& check, const DLTensor* in, const DLTens
     table += n;
   }
   check.expect(lowest >= 0, "an offset reads before the input")
-      .expect(highest + elementwise::int_array_at(extents, rank - 1) <= element_count(in), "an offset reads past the input");
+      .expect(highest + elementwise::int_array_at(extents, rank - 1) <= element_count(in),
+              "an offset reads past the input");
 }
 
 int check_gather(const char* name, TVMValue* args, int* codes, int count) {
@@ -101,7 +102,8 @@ int check_gather(const char* name, TVMValue* args, int* codes, int count) {
   check.expect(elementwise::same_dtype(in, out), "input and output dtypes differ")
       .expect(elementwise::movable_element(in), "element size is not 1, 2, 4 or 8 bytes")
       .expect(extents->shape[0] >= 1 && extents->shape[0] <= kMaxRank, "extents must have 1 to 8 entries")
-      .expect(extents->data != nullptr && (offsets->shape[0] == 0 || offsets->data != nullptr), "tables must be constants");
+      .expect(extents->data != nullptr && (offsets->shape[0] == 0 || offsets->data != nullptr),
+              "tables must be constants");
   if (!check.ok()) return check.result();
   int64_t product = 1;
   for (int d = 0; check.ok() && d < extents->shape[0]; ++d) {
@@ -119,14 +121,14 @@ int check_gather(const char* name, TVMValue* args, int* codes, int count) {
 }  // namespace grt::kernels::pool
 
 // One implementation, one name per operator: profiles and `graphrt inspect` name the operator.
-#define GRT_POOL_GATHER_KERNEL(name)                                                          \
-  GRT_KERNEL_FUNCTION(name) {                                                                 \
+#define GRT_POOL_GATHER_KERNEL(name)                                                               \
+  GRT_KERNEL_FUNCTION(name) {                                                                      \
     (void)type_codes, (void)num_args, (void)ret_value, (void)ret_type_code, (void)resource_handle; \
-    return grt::kernels::pool::gather(args);                                                  \
-  }                                                                                           \
-  GRT_CHECK_FUNCTION(name) {                                                                  \
-    (void)ret_value, (void)ret_type_code, (void)resource_handle;                              \
-    return grt::kernels::pool::check_gather(#name, args, type_codes, num_args);               \
+    return grt::kernels::pool::gather(args);                                                       \
+  }                                                                                                \
+  GRT_CHECK_FUNCTION(name) {                                                                       \
+    (void)ret_value, (void)ret_type_code, (void)resource_handle;                                   \
+    return grt::kernels::pool::check_gather(#name, args, type_codes, num_args);                    \
   }
 
 GRT_POOL_GATHER_KERNEL(resize_nearest_neighbor)

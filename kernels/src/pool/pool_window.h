@@ -69,17 +69,21 @@ inline void check_pool2d_geometry(ArgCheck& check, TVMValue* args) {
   if (!check.ok()) return;
   const DLTensor* x = tensor_at(args, 0);
   const DLTensor* y = tensor_at(args, 1);
-  check.expect(x->shape[0] == y->shape[0] && x->shape[3] == y->shape[3], "input and output differ in batches or channels")
+  check
+      .expect(x->shape[0] == y->shape[0] && x->shape[3] == y->shape[3],
+              "input and output differ in batches or channels")
       .expect(element_count(x) <= INT32_MAX && element_count(y) <= INT32_MAX, "tensors are too large")
       .expect(x->shape[1] >= 1 && x->shape[2] >= 1, "input must have a non-empty image");
   if (!check.ok()) return;
   const int64_t out_h = y->shape[1], out_w = y->shape[2];
   const int64_t pad_top = int_at(args, 6), pad_left = int_at(args, 7);
   check.expect(pad_top < int_at(args, 4) && pad_left < int_at(args, 5), "padding must be smaller than the filter")
-      .expect(out_h == 0 || (out_h - 1) * int_at(args, 2) - pad_top < x->shape[1], "the last output row's window misses the input")
+      .expect(out_h == 0 || (out_h - 1) * int_at(args, 2) - pad_top < x->shape[1],
+              "the last output row's window misses the input")
       .expect(out_w == 0 || (out_w - 1) * int_at(args, 3) - pad_left < x->shape[2],
               "the last output column's window misses the input")
-      .expect(out_h * int_at(args, 2) + int_at(args, 4) <= INT32_MAX && out_w * int_at(args, 3) + int_at(args, 5) <= INT32_MAX,
+      .expect(out_h * int_at(args, 2) + int_at(args, 4) <= INT32_MAX &&
+                  out_w * int_at(args, 3) + int_at(args, 5) <= INT32_MAX,
               "window positions overflow");
 }
 

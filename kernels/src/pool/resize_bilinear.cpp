@@ -52,7 +52,9 @@ void check_resize_shapes(ArgCheck& check, TVMValue* args) {
   if (!check.ok()) return;
   const DLTensor* x = tensor_at(args, 0);
   const DLTensor* y = tensor_at(args, 1);
-  check.expect(x->shape[0] == y->shape[0] && x->shape[3] == y->shape[3], "input and output differ in batches or channels")
+  check
+      .expect(x->shape[0] == y->shape[0] && x->shape[3] == y->shape[3],
+              "input and output differ in batches or channels")
       .expect(element_count(x) <= INT32_MAX && element_count(y) <= INT32_MAX, "tensors are too large");
 }
 
@@ -128,7 +130,8 @@ GRT_CHECK_FUNCTION(resize_bilinear_s8) {
   pool::check_tables(check, args, 3);
   if (check.ok()) {
     const DLTensor* y = tensor_at(args, 1);
-    check.expect(pool::weights_bounded(tensor_at(args, 2), y->shape[1]) && pool::weights_bounded(tensor_at(args, 3), y->shape[2]),
+    check.expect(pool::weights_bounded(tensor_at(args, 2), y->shape[1]) &&
+                     pool::weights_bounded(tensor_at(args, 3), y->shape[2]),
                  "an interpolation weight is out of range");
   }
   return check.result();

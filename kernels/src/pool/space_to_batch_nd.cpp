@@ -70,7 +70,11 @@ GRT_CHECK_FUNCTION(space_to_batch_nd) {
   using namespace grt::kernels;
   ArgCheck check("space_to_batch_nd", args, type_codes, num_args);
   check.count(7).any_tensor(0).any_tensor(1);
-  check.integer(2, 1, 1 << 16).integer(3, 1, 1 << 16).integer(4, 0, INT32_MAX).integer(5, 0, INT32_MAX).integer(6, 0, 255);
+  check.integer(2, 1, 1 << 16)
+      .integer(3, 1, 1 << 16)
+      .integer(4, 0, INT32_MAX)
+      .integer(5, 0, INT32_MAX)
+      .integer(6, 0, 255);
   if (!check.ok()) return check.result();
   const DLTensor* x = tensor_at(args, 0);
   const DLTensor* y = tensor_at(args, 1);
@@ -82,6 +86,7 @@ GRT_CHECK_FUNCTION(space_to_batch_nd) {
   const pool::Nhwc out = pool::nhwc_of(y);
   check.expect(x->ndim == 4 || int_at(args, 3) == 1, "a 3-D tensor has no width to split")
       .expect(in.c == out.c, "input and output differ in channels")
-      .expect(out.n == in.n * int_at(args, 2) * int_at(args, 3), "output batches are not input batches times the block");
+      .expect(out.n == in.n * int_at(args, 2) * int_at(args, 3),
+              "output batches are not input batches times the block");
   return check.result();
 }

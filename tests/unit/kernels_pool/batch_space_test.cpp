@@ -27,9 +27,11 @@ OpModel batch_space_model(tflite::BuiltinOperator op, tflite::TensorType type, s
   m.output = {type, std::move(out_shape), {}, scale, type == tflite::TensorType::FLOAT32 ? 0 : -5};
   m.options = [op](flatbuffers::FlatBufferBuilder& fbb) {
     if (op == tflite::BuiltinOperator::BATCH_TO_SPACE_ND) {
-      return std::make_pair(tflite::BuiltinOptions::BatchToSpaceNDOptions, tflite::CreateBatchToSpaceNDOptions(fbb).Union());
+      return std::make_pair(tflite::BuiltinOptions::BatchToSpaceNDOptions,
+                            tflite::CreateBatchToSpaceNDOptions(fbb).Union());
     }
-    return std::make_pair(tflite::BuiltinOptions::SpaceToBatchNDOptions, tflite::CreateSpaceToBatchNDOptions(fbb).Union());
+    return std::make_pair(tflite::BuiltinOptions::SpaceToBatchNDOptions,
+                          tflite::CreateSpaceToBatchNDOptions(fbb).Union());
   };
   return m;
 }
@@ -48,13 +50,15 @@ const std::vector<int8_t> kEight = {1, 2, 3, 4, 5, 6, 7, 8};
 
 TEST(BatchToSpaceNdImport, InterleavesBatchesIntoBlocks) {
   // Batches [1, 2], [3, 4], [5, 6], [7, 8] of one row each, 2x2 blocks.
-  EXPECT_EQ(run(batch_space_model(kBatchToSpace, tflite::TensorType::INT8, {4, 1, 2, 1}, {2, 2}, {0, 0, 0, 0}, {1, 2, 4, 1}),
-                kEight),
-            (std::vector<int8_t>{1, 3, 2, 4, 5, 7, 6, 8}));
+  EXPECT_EQ(
+      run(batch_space_model(kBatchToSpace, tflite::TensorType::INT8, {4, 1, 2, 1}, {2, 2}, {0, 0, 0, 0}, {1, 2, 4, 1}),
+          kEight),
+      (std::vector<int8_t>{1, 3, 2, 4, 5, 7, 6, 8}));
   // Crops take one column from each side.
-  EXPECT_EQ(run(batch_space_model(kBatchToSpace, tflite::TensorType::INT8, {4, 1, 2, 1}, {2, 2}, {0, 0, 1, 1}, {1, 2, 2, 1}),
-                kEight),
-            (std::vector<int8_t>{3, 2, 7, 6}));
+  EXPECT_EQ(
+      run(batch_space_model(kBatchToSpace, tflite::TensorType::INT8, {4, 1, 2, 1}, {2, 2}, {0, 0, 1, 1}, {1, 2, 2, 1}),
+          kEight),
+      (std::vector<int8_t>{3, 2, 7, 6}));
 }
 
 TEST(BatchToSpaceNdImport, KeepsSeveralOutputBatchesAndThreeDimensionalInputs) {
@@ -70,13 +74,15 @@ TEST(BatchToSpaceNdImport, KeepsSeveralOutputBatchesAndThreeDimensionalInputs) {
 }
 
 TEST(SpaceToBatchNdImport, SplitsBlocksIntoBatchesAndFillsPaddingWithTheZeroPoint) {
-  EXPECT_EQ(run(batch_space_model(kSpaceToBatch, tflite::TensorType::INT8, {1, 2, 2, 1}, {2, 2}, {0, 0, 0, 0}, {4, 1, 1, 1}),
-                std::vector<int8_t>{1, 2, 3, 4}),
-            (std::vector<int8_t>{1, 2, 3, 4}));
+  EXPECT_EQ(
+      run(batch_space_model(kSpaceToBatch, tflite::TensorType::INT8, {1, 2, 2, 1}, {2, 2}, {0, 0, 0, 0}, {4, 1, 1, 1}),
+          std::vector<int8_t>{1, 2, 3, 4}),
+      (std::vector<int8_t>{1, 2, 3, 4}));
   // One padding row above and below: zero point -5 fills them.
-  EXPECT_EQ(run(batch_space_model(kSpaceToBatch, tflite::TensorType::INT8, {1, 2, 2, 1}, {2, 2}, {1, 1, 0, 0}, {4, 2, 1, 1}),
-                std::vector<int8_t>{1, 2, 3, 4}),
-            (std::vector<int8_t>{-5, 3, -5, 4, 1, -5, 2, -5}));
+  EXPECT_EQ(
+      run(batch_space_model(kSpaceToBatch, tflite::TensorType::INT8, {1, 2, 2, 1}, {2, 2}, {1, 1, 0, 0}, {4, 2, 1, 1}),
+          std::vector<int8_t>{1, 2, 3, 4}),
+      (std::vector<int8_t>{-5, 3, -5, 4, 1, -5, 2, -5}));
 }
 
 TEST(SpaceToBatchNdImport, ThreeDimensionalFloatPadsWithZero) {
@@ -111,9 +117,10 @@ TEST(BatchSpaceImport, RefusesWhatTflmRefuses) {
   EXPECT_NE(error(kSpaceToBatch, tflite::TensorType::INT8, {1, 3, 2, 1}, {2, 2}, {0, 0, 0, 0}, {4, 1, 1, 1})
                 .find("not a multiple of the block shape"),
             std::string::npos);
-  EXPECT_NE(error(kSpaceToBatch, tflite::TensorType::INT8, {1, 2, 1, 2, 1}, {2, 2, 1}, {0, 0, 0, 0, 0, 0}, {4, 1, 1, 1, 1})
-                .find("3-D or 4-D"),
-            std::string::npos);
+  EXPECT_NE(
+      error(kSpaceToBatch, tflite::TensorType::INT8, {1, 2, 1, 2, 1}, {2, 2, 1}, {0, 0, 0, 0, 0, 0}, {4, 1, 1, 1, 1})
+          .find("3-D or 4-D"),
+      std::string::npos);
 }
 
 OneNode space_to_batch_kernel(std::vector<int64_t> in_shape, std::vector<int64_t> out_shape, int64_t block_h,
@@ -128,10 +135,12 @@ OneNode space_to_batch_kernel(std::vector<int64_t> in_shape, std::vector<int64_t
 
 TEST(SpaceToBatchNdCheck, RefusesShapesThatDoNotMatchTheBlock) {
   EXPECT_EQ(refusal(space_to_batch_kernel({1, 2, 2, 1}, {4, 1, 1, 1}, 2, 2, 0)), "");
-  EXPECT_NE(refusal(space_to_batch_kernel({1, 2, 2, 1}, {2, 1, 1, 1}, 2, 2, 0)).find("times the block"), std::string::npos);
+  EXPECT_NE(refusal(space_to_batch_kernel({1, 2, 2, 1}, {2, 1, 1, 1}, 2, 2, 0)).find("times the block"),
+            std::string::npos);
   EXPECT_NE(refusal(space_to_batch_kernel({1, 2, 1}, {4, 1, 1}, 2, 2, 0)).find("no width"), std::string::npos);
   EXPECT_NE(refusal(space_to_batch_kernel({1, 2, 2, 1}, {4, 1, 1, 2}, 2, 2, 0)).find("channels"), std::string::npos);
-  EXPECT_NE(refusal(space_to_batch_kernel({1, 2, 2, 1}, {4, 1, 1, 1}, 2, 2, 256)).find("out of range"), std::string::npos);
+  EXPECT_NE(refusal(space_to_batch_kernel({1, 2, 2, 1}, {4, 1, 1, 1}, 2, 2, 256)).find("out of range"),
+            std::string::npos);
   EXPECT_NE(refusal(space_to_batch_kernel({1, 2, 2, 1}, {4, 1, 1}, 2, 2, 0)).find("3-D or 4-D"), std::string::npos);
 }
 

@@ -16,17 +16,20 @@ using tools::ArgDef;
 using tools::DType;
 
 OneNode gather_model(const char* kernel, DType in_dtype, std::vector<int64_t> in_shape, DType out_dtype,
-                     std::vector<int64_t> out_shape, const std::vector<int32_t>& extents, const std::vector<int32_t>& offsets) {
+                     std::vector<int64_t> out_shape, const std::vector<int32_t>& extents,
+                     const std::vector<int32_t>& offsets) {
   OneNode m;
   const uint32_t x = m.input(in_dtype, std::move(in_shape));
   const uint32_t y = m.output(out_dtype, std::move(out_shape));
-  m.node(kernel, {ArgDef::input(x), ArgDef::output(y), ArgDef::int_array(m.ints(extents)), ArgDef::int_array(m.ints(offsets))});
+  m.node(kernel,
+         {ArgDef::input(x), ArgDef::output(y), ArgDef::int_array(m.ints(extents)), ArgDef::int_array(m.ints(offsets))});
   return m;
 }
 
 template <typename T>
 std::vector<T> gather(const char* kernel, DType dtype, std::vector<int64_t> in_shape, const std::vector<T>& in,
-                      std::vector<int64_t> out_shape, const std::vector<int32_t>& extents, const std::vector<int32_t>& offsets) {
+                      std::vector<int64_t> out_shape, const std::vector<int32_t>& extents,
+                      const std::vector<int32_t>& offsets) {
   Loaded loaded(gather_model(kernel, dtype, std::move(in_shape), dtype, std::move(out_shape), extents, offsets).def);
   EXPECT_EQ(loaded.status(), GRT_OK) << loaded.message();
   if (loaded.status() != GRT_OK) return {};
@@ -37,12 +40,13 @@ std::vector<T> gather(const char* kernel, DType dtype, std::vector<int64_t> in_s
 
 TEST(OffsetGather, AddsOneOffsetPerDimensionAndCopiesRuns) {
   // X [3, 2]: rows 2, 0, 0 (offsets 4, 0, 0), each a run of two.
-  EXPECT_EQ(gather<int8_t>("resize_nearest_neighbor", DType::Int8, {3, 2}, {1, 2, 3, 4, 5, 6}, {3, 2}, {3, 2}, {4, 0, 0}),
-            (std::vector<int8_t>{5, 6, 1, 2, 1, 2}));
+  EXPECT_EQ(
+      gather<int8_t>("resize_nearest_neighbor", DType::Int8, {3, 2}, {1, 2, 3, 4, 5, 6}, {3, 2}, {3, 2}, {4, 0, 0}),
+      (std::vector<int8_t>{5, 6, 1, 2, 1, 2}));
   // X [2, 3] transposed: Y[j, i] = X[i, j]: dimension 0 adds j, dimension 1 adds 3 * i, runs of one.
-  EXPECT_EQ(gather<int16_t>("depth_to_space", DType::Int16, {2, 3}, {1, 2, 3, 4, 5, 6}, {3, 2}, {3, 2, 1},
-                            {0, 1, 2, 0, 3}),
-            (std::vector<int16_t>{1, 4, 2, 5, 3, 6}));
+  EXPECT_EQ(
+      gather<int16_t>("depth_to_space", DType::Int16, {2, 3}, {1, 2, 3, 4, 5, 6}, {3, 2}, {3, 2, 1}, {0, 1, 2, 0, 3}),
+      (std::vector<int16_t>{1, 4, 2, 5, 3, 6}));
 }
 
 TEST(OffsetGather, CopiesEveryElementSize) {
@@ -71,7 +75,8 @@ TEST(OffsetGatherCheck, RefusesReadsOutsideTheInput) {
   EXPECT_NE(message({2, 2}, {3, 2}, {0, 2, 4}).find("multiply to the output"), std::string::npos);
   EXPECT_NE(message({2, 2}, {-2, -2}, {0, 0}).find("negative extent"), std::string::npos);
   EXPECT_NE(message({2, 2}, {2, 2}, {0, 4}, DType::Int16).find("dtypes differ"), std::string::npos);
-  EXPECT_NE(message({2, 2}, {1, 1, 1, 1, 1, 1, 1, 2, 2}, {0, 0, 0, 0, 0, 0, 0, 0, 2}).find("1 to 8"), std::string::npos);
+  EXPECT_NE(message({2, 2}, {1, 1, 1, 1, 1, 1, 1, 2, 2}, {0, 0, 0, 0, 0, 0, 0, 0, 2}).find("1 to 8"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -94,10 +94,12 @@ TEST(MaxPool2dCheck, RefusesBadWindowsAndRanges) {
   EXPECT_EQ(message("max_pool2d_s8", DType::Int8, {1, 2, 2, 2}, kSame2x2, lo, hi), "");
   EXPECT_NE(message("max_pool2d_s8", DType::Int8, {1, 2, 2, 2}, kSame2x2, hi, lo).find("act_min exceeds act_max"),
             std::string::npos);
-  EXPECT_NE(message("max_pool2d_s8", DType::Int8, {1, 2, 2, 2}, kSame2x2, ArgDef::integer(-129), hi).find("out of range"),
-            std::string::npos);
-  EXPECT_NE(message("max_pool2d_s8", DType::Int8, {1, 2, 2, 2}, {2, 2, 2, 2, 2, 0}, lo, hi).find("smaller than the filter"),
-            std::string::npos);
+  EXPECT_NE(
+      message("max_pool2d_s8", DType::Int8, {1, 2, 2, 2}, kSame2x2, ArgDef::integer(-129), hi).find("out of range"),
+      std::string::npos);
+  EXPECT_NE(
+      message("max_pool2d_s8", DType::Int8, {1, 2, 2, 2}, {2, 2, 2, 2, 2, 0}, lo, hi).find("smaller than the filter"),
+      std::string::npos);
   EXPECT_NE(message("max_pool2d_s8", DType::Int8, {1, 3, 2, 2}, kSame2x2, lo, hi).find("misses the input"),
             std::string::npos);
   EXPECT_NE(message("max_pool2d_s8", DType::Int8, {1, 2, 2, 1}, kSame2x2, lo, hi).find("channels"), std::string::npos);
@@ -149,8 +151,9 @@ TEST(MaxPool2dImport, SamePaddingFromTheOptions) {
 }
 
 TEST(MaxPool2dImport, RefusesWhatTflmRefuses) {
-  EXPECT_NE(import_and_run(int8_max_pool(tflite::ActivationFunctionType::NONE, -4), {}).error.find("quantization differ"),
-            std::string::npos);
+  EXPECT_NE(
+      import_and_run(int8_max_pool(tflite::ActivationFunctionType::NONE, -4), {}).error.find("quantization differ"),
+      std::string::npos);
   EXPECT_NE(import_and_run(int8_max_pool(tflite::ActivationFunctionType::TANH), {}).error.find("TANH is not supported"),
             std::string::npos);
   OpModel wrong_shape = int8_max_pool(tflite::ActivationFunctionType::NONE);
@@ -176,14 +179,15 @@ OpModel float_pool(tflite::BuiltinOperator op, tflite::TensorType type, tflite::
 TEST(L2Pool2dImport, RootMeanSquareOfTheClippedWindows) {
   // Windows {1, -5, -7, 9}, {3, -2}, {4, 0}, {-8}: sqrt of 156 / 4, 13 / 2, 16 / 2 and 64 / 1.
   const std::vector<float> in = {1, -5, 3, -7, 9, -2, 4, 0, -8};
-  const OpRun none = import_and_run(
-      float_pool(tflite::BuiltinOperator::L2_POOL_2D, tflite::TensorType::FLOAT32, tflite::ActivationFunctionType::NONE),
-      {bytes_of(in)});
+  const OpRun none = import_and_run(float_pool(tflite::BuiltinOperator::L2_POOL_2D, tflite::TensorType::FLOAT32,
+                                               tflite::ActivationFunctionType::NONE),
+                                    {bytes_of(in)});
   ASSERT_EQ(none.error, "");
-  EXPECT_EQ(values_of<float>(none.output), (std::vector<float>{std::sqrt(39.0f), std::sqrt(6.5f), std::sqrt(8.0f), 8.0f}));
-  const OpRun relu6 = import_and_run(
-      float_pool(tflite::BuiltinOperator::L2_POOL_2D, tflite::TensorType::FLOAT32, tflite::ActivationFunctionType::RELU6),
-      {bytes_of(in)});
+  EXPECT_EQ(values_of<float>(none.output),
+            (std::vector<float>{std::sqrt(39.0f), std::sqrt(6.5f), std::sqrt(8.0f), 8.0f}));
+  const OpRun relu6 = import_and_run(float_pool(tflite::BuiltinOperator::L2_POOL_2D, tflite::TensorType::FLOAT32,
+                                                tflite::ActivationFunctionType::RELU6),
+                                     {bytes_of(in)});
   ASSERT_EQ(relu6.error, "");
   EXPECT_EQ(values_of<float>(relu6.output), (std::vector<float>{6.0f, std::sqrt(6.5f), std::sqrt(8.0f), 6.0f}));
 }

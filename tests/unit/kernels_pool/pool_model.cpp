@@ -1,9 +1,9 @@
 #include "pool_model.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <tuple>
-
-#include <gtest/gtest.h>
 
 #include "graphrt/tools/importer.h"
 #include "one_node.h"

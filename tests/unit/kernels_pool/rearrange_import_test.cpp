@@ -19,9 +19,11 @@ OpModel block_model(tflite::BuiltinOperator op, tflite::TensorType type, std::ve
   m.output = {type, std::move(out_shape), {}, 0.05f, -5};
   m.options = [op, block](flatbuffers::FlatBufferBuilder& fbb) {
     if (op == tflite::BuiltinOperator::DEPTH_TO_SPACE) {
-      return std::make_pair(tflite::BuiltinOptions::DepthToSpaceOptions, tflite::CreateDepthToSpaceOptions(fbb, block).Union());
+      return std::make_pair(tflite::BuiltinOptions::DepthToSpaceOptions,
+                            tflite::CreateDepthToSpaceOptions(fbb, block).Union());
     }
-    return std::make_pair(tflite::BuiltinOptions::SpaceToDepthOptions, tflite::CreateSpaceToDepthOptions(fbb, block).Union());
+    return std::make_pair(tflite::BuiltinOptions::SpaceToDepthOptions,
+                          tflite::CreateSpaceToDepthOptions(fbb, block).Union());
   };
   return m;
 }
@@ -50,8 +52,8 @@ TEST(SpaceToDepthImport, GathersBlocksIntoChannels) {
 TEST(SpaceToDepthImport, KeepsChannelsInsideEachBlockPosition) {
   // [1, 2, 2, 2] -> [1, 1, 1, 8]: pixel (dy, dx) lands at channels (dy * 2 + dx) * 2.
   const std::vector<float> in = {0.5f, -0.5f, 1.5f, -1.5f, 2.5f, -2.5f, 3.5f, -3.5f};
-  const OpRun run =
-      import_and_run(block_model(kSpaceToDepth, tflite::TensorType::FLOAT32, {1, 2, 2, 2}, {1, 1, 1, 8}, 2), {bytes_of(in)});
+  const OpRun run = import_and_run(
+      block_model(kSpaceToDepth, tflite::TensorType::FLOAT32, {1, 2, 2, 2}, {1, 1, 1, 8}, 2), {bytes_of(in)});
   ASSERT_EQ(run.error, "");
   EXPECT_EQ(values_of<float>(run.output), in);
 }
@@ -89,8 +91,9 @@ OpModel mirror_pad_model(tflite::TensorType type, std::vector<int32_t> in_shape,
   return m;
 }
 
-std::vector<int8_t> mirror_pad(std::vector<int32_t> in_shape, const std::vector<int8_t>& in, std::vector<int32_t> paddings,
-                               std::vector<int32_t> out_shape, tflite::MirrorPadMode mode) {
+std::vector<int8_t> mirror_pad(std::vector<int32_t> in_shape, const std::vector<int8_t>& in,
+                               std::vector<int32_t> paddings, std::vector<int32_t> out_shape,
+                               tflite::MirrorPadMode mode) {
   const OpRun run = import_and_run(
       mirror_pad_model(tflite::TensorType::INT8, std::move(in_shape), std::move(paddings), std::move(out_shape), mode),
       {bytes_of(in)});
@@ -117,22 +120,23 @@ TEST(MirrorPadImport, PadsSeveralDimensionsAtOnce) {
 }
 
 TEST(MirrorPadImport, RefusesWhatTflmRefuses) {
-  EXPECT_NE(import_and_run(mirror_pad_model(tflite::TensorType::INT8, {1, 3}, {0, 0, 3, 0}, {1, 6},
-                                            tflite::MirrorPadMode::REFLECT),
-                           {})
-                .error.find("must be 0 to 2"),
-            std::string::npos);
-  EXPECT_NE(import_and_run(mirror_pad_model(tflite::TensorType::INT16, {1, 3}, {0, 0, 1, 1}, {1, 5},
-                                            tflite::MirrorPadMode::REFLECT),
-                           {})
-                .error.find("int16 is not supported"),
-            std::string::npos);
-  EXPECT_NE(import_and_run(mirror_pad_model(tflite::TensorType::INT8, {1, 3}, {0, 0, 1, 1}, {1, 6},
-                                            tflite::MirrorPadMode::REFLECT),
-                           {})
-                .error.find("output shape must be [1, 5]"),
-            std::string::npos);
-  OpModel variable = mirror_pad_model(tflite::TensorType::INT8, {1, 3}, {0, 0, 1, 1}, {1, 5}, tflite::MirrorPadMode::REFLECT);
+  EXPECT_NE(
+      import_and_run(
+          mirror_pad_model(tflite::TensorType::INT8, {1, 3}, {0, 0, 3, 0}, {1, 6}, tflite::MirrorPadMode::REFLECT), {})
+          .error.find("must be 0 to 2"),
+      std::string::npos);
+  EXPECT_NE(
+      import_and_run(
+          mirror_pad_model(tflite::TensorType::INT16, {1, 3}, {0, 0, 1, 1}, {1, 5}, tflite::MirrorPadMode::REFLECT), {})
+          .error.find("int16 is not supported"),
+      std::string::npos);
+  EXPECT_NE(
+      import_and_run(
+          mirror_pad_model(tflite::TensorType::INT8, {1, 3}, {0, 0, 1, 1}, {1, 6}, tflite::MirrorPadMode::REFLECT), {})
+          .error.find("output shape must be [1, 5]"),
+      std::string::npos);
+  OpModel variable =
+      mirror_pad_model(tflite::TensorType::INT8, {1, 3}, {0, 0, 1, 1}, {1, 5}, tflite::MirrorPadMode::REFLECT);
   variable.inputs[1].data.clear();
   EXPECT_NE(import_and_run(variable, {}).error.find("paddings must be a constant"), std::string::npos);
 }

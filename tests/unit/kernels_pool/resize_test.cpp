@@ -33,8 +33,9 @@ OpModel resize_model(tflite::BuiltinOperator op, tflite::TensorType type, std::v
       return std::make_pair(tflite::BuiltinOptions::ResizeBilinearOptions,
                             tflite::CreateResizeBilinearOptions(fbb, flags.align_corners, flags.half_pixel).Union());
     }
-    return std::make_pair(tflite::BuiltinOptions::ResizeNearestNeighborOptions,
-                          tflite::CreateResizeNearestNeighborOptions(fbb, flags.align_corners, flags.half_pixel).Union());
+    return std::make_pair(
+        tflite::BuiltinOptions::ResizeNearestNeighborOptions,
+        tflite::CreateResizeNearestNeighborOptions(fbb, flags.align_corners, flags.half_pixel).Union());
   };
   return m;
 }

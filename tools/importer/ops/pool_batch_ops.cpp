@@ -35,7 +35,9 @@ bool batch_space_operands(ImportContext& ctx, const char* margins, BatchSpace* s
   std::vector<int32_t> block, margin;
   if (!constant_int32(ctx, 1, "block_shape", &block) || !constant_int32(ctx, 2, margins, &margin)) return false;
   if (block.size() != spatial) return ctx.fail("block_shape must hold " + std::to_string(spatial) + " values");
-  if (margin.size() != 2 * spatial) return ctx.fail(std::string(margins) + " must hold " + std::to_string(2 * spatial) + " values");
+  if (margin.size() != 2 * spatial) {
+    return ctx.fail(std::string(margins) + " must hold " + std::to_string(2 * spatial) + " values");
+  }
   for (const int32_t b : block) {
     if (b < 1) return ctx.fail("block_shape must be positive");
   }
@@ -116,9 +118,10 @@ bool convert_space_to_batch_nd(ImportContext& ctx) {
   if (!strides_of(ctx.shape(ctx.output_index(0)), &out_strides)) return ctx.fail("output is too large");
   // The reference fills padding with memset of the output zero point (0 for float32).
   const int64_t pad_byte = ctx.zero_point(ctx.output_index(0)) & 0xFF;
-  ctx.add_node("space_to_batch_nd", {ArgDef::input(ctx.input(0)), ArgDef::output(ctx.output(0)), ArgDef::integer(s.block_h),
-                                     ArgDef::integer(s.block_w), ArgDef::integer(s.before_h), ArgDef::integer(s.before_w),
-                                     ArgDef::integer(pad_byte)});
+  ctx.add_node("space_to_batch_nd",
+               {ArgDef::input(ctx.input(0)), ArgDef::output(ctx.output(0)), ArgDef::integer(s.block_h),
+                ArgDef::integer(s.block_w), ArgDef::integer(s.before_h), ArgDef::integer(s.before_w),
+                ArgDef::integer(pad_byte)});
   return ctx.error().empty();
 }
 

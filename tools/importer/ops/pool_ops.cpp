@@ -1,6 +1,7 @@
 // Converters for the pool family (kernels/src/pool/): MAX_POOL_2D and L2_POOL_2D here,
 // RESIZE_* in pool_resize_ops.cpp, the space/depth rearrangements and MIRROR_PAD in
-// pool_rearrange_ops.cpp, BATCH_TO_SPACE_ND and SPACE_TO_BATCH_ND in pool_batch_ops.cpp; the helpers they share (pool_ops.h) are defined here too.
+// pool_rearrange_ops.cpp, BATCH_TO_SPACE_ND and SPACE_TO_BATCH_ND in pool_batch_ops.cpp.
+// The helpers they share (pool_ops.h) are defined here too.
 #include "pool_ops.h"
 
 #include <algorithm>
@@ -97,7 +98,9 @@ bool pool_window_args(ImportContext& ctx, const tflite::Pool2DOptions& o, std::v
   const std::vector<int64_t> in_shape = ctx.shape(ctx.input_index(0));
   const std::vector<int64_t> out_shape = ctx.shape(ctx.output_index(0));
   if (in_shape.size() != 4 || out_shape.size() != 4) return ctx.fail("input and output must be 4-D (NHWC)");
-  if (in_shape[0] != out_shape[0] || in_shape[3] != out_shape[3]) return ctx.fail("input and output differ in batches or channels");
+  if (in_shape[0] != out_shape[0] || in_shape[3] != out_shape[3]) {
+    return ctx.fail("input and output differ in batches or channels");
+  }
   int64_t out_h = 0, out_w = 0, pad_top = 0, pad_left = 0;
   if (!pool_geometry(o.padding(), in_shape[1], o.filter_height(), o.stride_h(), &out_h, &pad_top) ||
       !pool_geometry(o.padding(), in_shape[2], o.filter_width(), o.stride_w(), &out_w, &pad_left)) {
@@ -107,9 +110,9 @@ bool pool_window_args(ImportContext& ctx, const tflite::Pool2DOptions& o, std::v
     return ctx.fail("output is " + std::to_string(out_shape[1]) + "x" + std::to_string(out_shape[2]) +
                     ", the pooling parameters give " + std::to_string(out_h) + "x" + std::to_string(out_w));
   }
-  *args = {ArgDef::input(ctx.input(0)),         ArgDef::output(ctx.output(0)),       ArgDef::integer(o.stride_h()),
-           ArgDef::integer(o.stride_w()),       ArgDef::integer(o.filter_height()), ArgDef::integer(o.filter_width()),
-           ArgDef::integer(pad_top),            ArgDef::integer(pad_left)};
+  *args = {ArgDef::input(ctx.input(0)),   ArgDef::output(ctx.output(0)),      ArgDef::integer(o.stride_h()),
+           ArgDef::integer(o.stride_w()), ArgDef::integer(o.filter_height()), ArgDef::integer(o.filter_width()),
+           ArgDef::integer(pad_top),      ArgDef::integer(pad_left)};
   return true;
 }
 

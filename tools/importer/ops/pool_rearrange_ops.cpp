@@ -138,7 +138,9 @@ bool convert_mirror_pad(ImportContext& ctx) {
   for (size_t d = 0; d < tabled; ++d) {
     t.extents.push_back(static_cast<int32_t>(out[d]));
     t.offsets.emplace_back();
-    for (int64_t i = 0; i < out[d]; ++i) t.offsets.back().push_back(mirror_source(i, pads[2 * d], in[d], offset) * stride[d]);
+    for (int64_t i = 0; i < out[d]; ++i) {
+      t.offsets.back().push_back(mirror_source(i, pads[2 * d], in[d], offset) * stride[d]);
+    }
   }
   t.extents.push_back(in.empty() ? 1 : (last_padded ? 1 : static_cast<int32_t>(in.back())));
   return add_offset_gather(ctx, "mirror_pad", t);

@@ -48,7 +48,8 @@ int64_t nearest_source(int32_t out_index, int64_t in_size, int32_t out_size, boo
                           : static_cast<float>(in_size) / static_cast<float>(out_size);
   const float offset = half_pixel ? 0.5f : 0.0f;
   const float position = (static_cast<float>(out_index) + offset) * scale;
-  int64_t source = align_corners ? static_cast<int32_t>(std::round(position)) : static_cast<int32_t>(std::floor(position));
+  int64_t source =
+      align_corners ? static_cast<int32_t>(std::round(position)) : static_cast<int32_t>(std::floor(position));
   source = std::min<int64_t>(source, in_size - 1);
   if (half_pixel) source = std::max<int64_t>(source, 0);
   return source;
@@ -125,11 +126,12 @@ bool convert_resize_bilinear_f32(ImportContext& ctx, const ResizeShapes& s, bool
     col_fractions.push_back(f.fraction);
   }
   const std::string name = ctx.op_name();
-  ctx.add_node("resize_bilinear_f32",
-               {ArgDef::input(ctx.input(0)), ArgDef::output(ctx.output(0)), ArgDef::int_array(ctx.int_array(name + " rows", rows)),
-                ArgDef::int_array(ctx.int_array(name + " cols", cols)),
-                ArgDef::input(ctx.constant(name + " row fractions", DType::Float32, {s.out_h}, float_bytes(row_fractions))),
-                ArgDef::input(ctx.constant(name + " col fractions", DType::Float32, {s.out_w}, float_bytes(col_fractions)))});
+  ctx.add_node(
+      "resize_bilinear_f32",
+      {ArgDef::input(ctx.input(0)), ArgDef::output(ctx.output(0)),
+       ArgDef::int_array(ctx.int_array(name + " rows", rows)), ArgDef::int_array(ctx.int_array(name + " cols", cols)),
+       ArgDef::input(ctx.constant(name + " row fractions", DType::Float32, {s.out_h}, float_bytes(row_fractions))),
+       ArgDef::input(ctx.constant(name + " col fractions", DType::Float32, {s.out_w}, float_bytes(col_fractions)))});
   return ctx.error().empty();
 }
 
@@ -147,7 +149,8 @@ bool append_integer_sources(ImportContext& ctx, int64_t in_size, int32_t out_siz
     const int64_t low = std::max<int64_t>(position / kOne, 0);
     const int64_t high = std::min<int64_t>((position + kOne - 1) / kOne, in_size - 1);
     if (low > in_size - 1) return ctx.fail("a source position lies past the input");
-    table->insert(table->end(), {static_cast<int32_t>(low), static_cast<int32_t>(high), static_cast<int32_t>(position - kOne * low)});
+    table->insert(table->end(),
+                  {static_cast<int32_t>(low), static_cast<int32_t>(high), static_cast<int32_t>(position - kOne * low)});
   }
   return true;
 }
