@@ -106,7 +106,7 @@ TEST(BatchSpaceImport, RefusesWhatTflmRefuses) {
                 .find("not a multiple of the block size"),
             std::string::npos);
   EXPECT_NE(error(kBatchToSpace, tflite::TensorType::INT8, {4, 1, 2, 1}, {2, 0}, {0, 0, 0, 0}, {1, 2, 4, 1})
-                .find("block_shape must be positive"),
+                .find("block_shape must be 1 to 4096"),
             std::string::npos);
   EXPECT_NE(error(kBatchToSpace, tflite::TensorType::INT8, {4, 1, 2, 1}, {2, 2}, {0, 0, -1, 0}, {1, 2, 4, 1})
                 .find("crops must not be negative"),

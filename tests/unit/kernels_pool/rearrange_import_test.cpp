@@ -65,6 +65,9 @@ TEST(DepthToSpaceImport, RefusesWhatTflmRefuses) {
   EXPECT_NE(import_and_run(block_model(kDepthToSpace, tflite::TensorType::INT8, {1, 1, 2, 4}, {1, 2, 4, 1}, 0), {})
                 .error.find("block_size must be positive"),
             std::string::npos);
+  EXPECT_NE(import_and_run(block_model(kDepthToSpace, tflite::TensorType::INT8, {1, 1, 2, 4}, {1, 2, 4, 1}, 5000), {})
+                .error.find("block_size is too large"),
+            std::string::npos);
   EXPECT_NE(import_and_run(block_model(kDepthToSpace, tflite::TensorType::INT8, {1, 1, 2, 6}, {1, 2, 4, 1}, 2), {})
                 .error.find("multiple of block_size squared"),
             std::string::npos);

@@ -87,6 +87,9 @@ TEST(ResizeNearestNeighborImport, RefusesWhatItCannotMatch) {
   OpModel wrong_output = resize_model(kNearest, tflite::TensorType::INT8, {1, 2, 2, 1}, {3, 3}, {});
   wrong_output.output.shape = {1, 3, 4, 1};
   EXPECT_NE(import_and_run(wrong_output, {}).error.find("resized to size"), std::string::npos);
+  // A malformed size must not make the importer build gigantic tables.
+  const OpModel huge = resize_model(kNearest, tflite::TensorType::INT8, {1, 2, 2, 1}, {1, 2000000}, {});
+  EXPECT_NE(import_and_run(huge, {}).error.find("too large for index tables"), std::string::npos);
 }
 
 // ---- RESIZE_BILINEAR ----

@@ -69,10 +69,21 @@ bool constant_int32(ImportContext& ctx, int input, const char* what, std::vector
 }
 
 bool output_is(ImportContext& ctx, const std::vector<int64_t>& expected) {
-  if (ctx.shape(ctx.output_index(0)) == expected) return true;
-  std::string text;
-  for (const int64_t d : expected) text += (text.empty() ? "" : ", ") + std::to_string(d);
-  return ctx.fail("output shape must be [" + text + "]");
+  if (ctx.shape(ctx.output_index(0)) != expected) {
+    std::string text;
+    for (const int64_t d : expected) text += (text.empty() ? "" : ", ") + std::to_string(d);
+    return ctx.fail("output shape must be [" + text + "]");
+  }
+  return fits_tables(ctx, expected);
+}
+
+bool fits_tables(ImportContext& ctx, const std::vector<int64_t>& shape) {
+  std::vector<int64_t> strides;
+  if (!strides_of(shape, &strides)) return ctx.fail("tensor is too large");
+  int64_t entries = 0;
+  for (const int64_t d : shape) entries += d;
+  if (entries > kMaxTableEntries) return ctx.fail("tensor dimensions are too large for index tables");
+  return true;
 }
 
 }  // namespace pool

@@ -32,8 +32,20 @@ bool add_offset_gather(ImportContext& ctx, std::string_view kernel, const Offset
 // A constant int32 input's values; fails naming `what` unless it is a constant int32 tensor.
 bool constant_int32(ImportContext& ctx, int input, const char* what, std::vector<int32_t>* values);
 
-// Fails with "output shape must be [...]" unless output 0 has `expected`.
+// The index tables of one tensor hold one entry per index of each dimension; models for
+// microcontrollers stay far below this, and a malformed model cannot make the importer
+// allocate gigabytes.
+constexpr int64_t kMaxTableEntries = int64_t{1} << 20;
+// Fails unless the shape's element count fits int32 and its dimensions sum to at most
+// kMaxTableEntries.
+bool fits_tables(ImportContext& ctx, const std::vector<int64_t>& shape);
+
+// Fails with "output shape must be [...]" unless output 0 has `expected`, which must also
+// pass fits_tables.
 bool output_is(ImportContext& ctx, const std::vector<int64_t>& expected);
+
+// Block sizes beyond this are refused before any shape arithmetic can overflow.
+constexpr int32_t kMaxBlock = 4096;
 
 void register_pool_resize_ops(ConverterTable& table);     // ops/pool_resize_ops.cpp
 void register_pool_rearrange_ops(ConverterTable& table);  // ops/pool_rearrange_ops.cpp

@@ -28,6 +28,7 @@ bool block_operands(ImportContext& ctx, int32_t* block, std::vector<int64_t>* in
   if (const auto* o = ctx.options<tflite::DepthToSpaceOptions>(); o != nullptr) *block = o->block_size();
   if (const auto* o = ctx.options<tflite::SpaceToDepthOptions>(); o != nullptr) *block = o->block_size();
   if (*block <= 0) return ctx.fail("block_size must be positive");
+  if (*block > kMaxBlock) return ctx.fail("block_size is too large");
   return true;
 }
 
@@ -129,8 +130,6 @@ bool convert_mirror_pad(ImportContext& ctx) {
     out.push_back(in[d] + pads[2 * d] + pads[2 * d + 1]);
   }
   if (!output_is(ctx, out)) return false;
-  std::vector<int64_t> out_stride;
-  if (!strides_of(out, &out_stride)) return ctx.fail("output is too large");
   // The last dimension is a contiguous run when it is not padded; otherwise runs of one.
   const bool last_padded = !in.empty() && (pads[2 * in.size() - 2] != 0 || pads[2 * in.size() - 1] != 0);
   const size_t tabled = in.empty() ? 0 : (last_padded ? in.size() : in.size() - 1);
