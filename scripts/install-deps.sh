@@ -1,19 +1,31 @@
 #!/usr/bin/env bash
-# Installs what graphrt's build and tests need, from Debian 12's packages only.
-# Quick when everything is already there; uses sudo when not run as root.
+# Installs what graphrt needs, from Debian 12's packages only. Quick when everything is
+# already there; uses sudo when not run as root.
+#   install-deps.sh        everything the test suite, CI and every cross build use
+#   install-deps.sh demo   only what the demo needs: the host tools and the runtime
 set -euo pipefail
 
-packages=(
-  cmake ninja-build g++ make pkg-config
+demo_packages=(
+  cmake ninja-build g++ make pkg-config python3
   flatbuffers-compiler libflatbuffers-dev
   libdlpack-dev libmbedtls-dev
+  nlohmann-json3-dev libcli11-dev
+)
+all_packages=(
+  "${demo_packages[@]}"
   googletest libgtest-dev libbenchmark-dev
   valgrind
   clang libclang-rt-14-dev
   gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-system-arm dpkg-dev
-  nlohmann-json3-dev libcli11-dev
   python3-dev pybind11-dev python3-numpy python3-pytest
+  debootstrap git
 )
+
+case "${1:-all}" in
+  demo) packages=("${demo_packages[@]}") ;;
+  all) packages=("${all_packages[@]}") ;;
+  *) echo "install-deps: unknown profile '$1' (demo or all)" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
