@@ -44,7 +44,7 @@ struct LayoutSizes {
 };
 
 // grt_model_requirements_for with the layout of the ABI kSizes describes (instantiated in
-// executor.cpp for kNativeSizes and kArm32Sizes).
+// requirements.cpp for kNativeSizes and kArm32Sizes).
 template <const LayoutSizes& kSizes>
 grt_status requirements_for(const void* blob, size_t blob_size, const grt_options* options, grt_requirements* out,
                             grt_error* error);
@@ -104,7 +104,7 @@ static_assert(sizeof(int) == 4 && sizeof(Lifetime) == 8, "the same on every ABI 
 
 // 32-bit Arm (AAPCS: Cortex-M, and Cortex-A in 32-bit mode). Host tools size firmware's
 // storage from it at build time; a build for such a target proves it equal to the native
-// table (executor.cpp).
+// table (executor_layout.cpp).
 inline constexpr LayoutSizes kArm32Sizes = {
     224,    // grt_executor (its error message is 160 of it)
     40, 8,  // DLTensor

@@ -1,7 +1,9 @@
+// The local checks: every pool, tensor, node and input/output list of a blob on its own
+// (indices in range, sizes without overflow, offsets inside their pools and buffers), and
+// the facts about tensors that the executor reads once they pass.
 #include "model_check.h"
 
 #include <initializer_list>
-#include <string.h>
 
 #include "message.h"
 
@@ -11,7 +13,6 @@ namespace {
 constexpr uint32_t kUnset = UINT32_MAX;
 constexpr uint64_t kMaxTensorBytes = uint64_t{1} << 40;  // far beyond any device, no overflow
 constexpr uint32_t kMaxPoolAlignment = 4096;
-constexpr char kEnvelopeMagic[4] = {'G', 'R', 'T', 'E'};
 
 bool is_power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
@@ -19,36 +20,6 @@ bool is_power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 template <typename T>
 bool misaligned_64(const flatbuffers::Vector<T>* v) {
   return v != nullptr && v->size() != 0 && reinterpret_cast<uintptr_t>(v->data()) % 8 != 0;
-}
-
-template <typename T>
-uint32_t count_of(const flatbuffers::Vector<T>* v) {
-  return v == nullptr ? 0 : v->size();
-}
-
-bool ranges_overlap(uint64_t a_begin, uint64_t a_size, uint64_t b_begin, uint64_t b_size) {
-  return a_size != 0 && b_size != 0 && a_begin < b_begin + b_size && b_begin < a_begin + a_size;
-}
-
-bool lifetimes_overlap(const Lifetime& a, const Lifetime& b) { return a.first <= b.last && b.first <= a.last; }
-
-grt_status check_version_only(const uint8_t* bytes, size_t size, grt_error* error) {
-  // A newer major version may not verify against this schema: read just the version so
-  // the user is told the real reason.
-  flatbuffers::Verifier verifier(bytes, size);
-  if (verifier.VerifyOffset(0) == 0) return GRT_OK;
-  const auto* model = flatbuffers::GetRoot<fb::Model>(bytes);
-  const auto* table = reinterpret_cast<const flatbuffers::Table*>(model);
-  if (!table->VerifyTableStart(verifier) ||
-      !table->VerifyField<uint16_t>(verifier, fb::Model::VT_VERSION_MAJOR, 2) ||
-      !table->VerifyField<uint16_t>(verifier, fb::Model::VT_VERSION_MINOR, 2)) {
-    return GRT_OK;
-  }
-  if (model->version_major() != GRT_SCHEMA_VERSION_MAJOR) {
-    return fail(error, GRT_ERR_BLOB_VERSION, nullptr, "blob schema version %u.%u is not supported: this runtime reads version %u.x",
-                model->version_major(), model->version_minor(), GRT_SCHEMA_VERSION_MAJOR);
-  }
-  return GRT_OK;
 }
 
 // Elements of a shape, or UINT64_MAX if it has a negative dimension or exceeds the limit.
@@ -298,39 +269,6 @@ uint32_t alias_root(const fb::Model* model, uint32_t tensor, uint64_t* offset) {
   return kUnset;
 }
 
-grt_status open_model(const void* blob, size_t blob_size, const fb::Model** model, grt_error* error) {
-  clear_error(error);
-  if (blob == nullptr) return fail(error, GRT_ERR_ARGUMENT, nullptr, "blob is NULL");
-  const auto* bytes = static_cast<const uint8_t*>(blob);
-  if (blob_size < 8) {
-    return fail(error, GRT_ERR_BLOB_TOO_SMALL, nullptr, "blob has %u bytes, fewer than any model can have", blob_size);
-  }
-  const uintptr_t misalignment = reinterpret_cast<uintptr_t>(blob) % GRT_BLOB_ALIGNMENT;
-  if (misalignment != 0) {
-    return fail(error, GRT_ERR_BLOB_ALIGNMENT, nullptr, "blob must start on a 16-byte boundary (address mod 16 is %u)", misalignment);
-  }
-  if (blob_size >= FLATBUFFERS_MAX_BUFFER_SIZE) {
-    return fail(error, GRT_ERR_BLOB_MALFORMED, nullptr, "blob of %u bytes is larger than a model can be", blob_size);
-  }
-  if (memcmp(bytes, kEnvelopeMagic, 4) == 0) {
-    return fail(error, GRT_ERR_INTEGRITY, nullptr, "blob is a signed envelope; open it with the integrity API");
-  }
-  if (!fb::ModelBufferHasIdentifier(bytes)) {
-    char id[5] = {};
-    for (int i = 0; i < 4; ++i) id[i] = (bytes[4 + i] >= 0x20 && bytes[4 + i] < 0x7f) ? static_cast<char>(bytes[4 + i]) : '?';
-    return fail(error, GRT_ERR_BLOB_IDENTIFIER, nullptr, "not a graphrt model: file identifier is %q, expected %q",
-                static_cast<const char*>(id), fb::ModelIdentifier());
-  }
-  const grt_status version = check_version_only(bytes, blob_size, error);
-  if (version != GRT_OK) return version;
-  flatbuffers::Verifier verifier(bytes, blob_size);
-  if (!fb::VerifyModelBuffer(verifier)) {
-    return fail(error, GRT_ERR_BLOB_MALFORMED, nullptr, "blob of %u bytes is malformed: FlatBuffers' verifier refused it", blob_size);
-  }
-  *model = fb::GetModel(bytes);
-  return GRT_OK;
-}
-
 grt_status check_model_local(const fb::Model* model, ModelCounts* counts, grt_error* error) {
   clear_error(error);
   *counts = ModelCounts{};
@@ -369,89 +307,6 @@ grt_status check_model_local(const fb::Model* model, ModelCounts* counts, grt_er
   const grt_status s = check_io_list(model, model->inputs(), "input", error);
   if (s != GRT_OK) return s;
   return check_io_list(model, model->outputs(), "output", error);
-}
-
-// Records when node `n` touches tensor `value` (an Input or Output argument) in its root's
-// lifetime. Reading a tensor no node wrote before is an error; constants have no lifetime.
-grt_status note_use(const fb::Model* model, Lifetime* lifetimes, uint32_t n, uint32_t value, bool writes, grt_error* error) {
-  uint64_t offset = 0;
-  const uint32_t root = alias_root(model, value, &offset);
-  Lifetime& life = lifetimes[root];
-  if (writes) {
-    if (life.first == kUnset) life.first = n;
-    if (life.last == kUnset || life.last < n) life.last = n;
-    return GRT_OK;
-  }
-  if (model->tensors()->Get(root)->kind() == fb::TensorKind::Constant) return GRT_OK;
-  if (life.first == kUnset) {
-    return fail(error, GRT_ERR_GRAPH_ORDER, model, "%n reads %t before any node writes it", n, value);
-  }
-  life.last = n;
-  return GRT_OK;
-}
-
-grt_status check_model_graph(const fb::Model* model, Lifetime* lifetimes, grt_error* error) {
-  clear_error(error);
-  const auto* tensors = model->tensors();
-  const uint32_t tensor_count = count_of(tensors);
-  const uint32_t nodes = count_of(model->nodes());
-  const uint32_t end = nodes == 0 ? 0 : nodes - 1;
-  for (uint32_t t = 0; t < tensor_count; ++t) lifetimes[t] = Lifetime{kUnset, kUnset};
-  for (uint32_t i = 0; i < count_of(model->inputs()); ++i) lifetimes[model->inputs()->Get(i)] = Lifetime{0, 0};
-  for (uint32_t n = 0; n < nodes; ++n) {
-    const auto* args = model->nodes()->Get(n)->args();
-    // Reads first: a node that reads and writes one tensor reads what an earlier node wrote.
-    for (const fb::ArgKind pass : {fb::ArgKind::Input, fb::ArgKind::Output}) {
-      for (uint32_t a = 0; a < count_of(args); ++a) {
-        const auto* arg = args->Get(a);
-        if (arg->kind() != pass) continue;
-        const grt_status s = note_use(model, lifetimes, n, static_cast<uint32_t>(arg->value()), pass == fb::ArgKind::Output, error);
-        if (s != GRT_OK) return s;
-      }
-    }
-  }
-  for (uint32_t i = 0; i < count_of(model->outputs()); ++i) {
-    const uint32_t t = model->outputs()->Get(i);
-    if (lifetimes[t].first == kUnset) {
-      return fail(error, GRT_ERR_GRAPH_ORDER, model, "output %u is %t, which no node writes", i, t);
-    }
-    lifetimes[t].last = end;
-  }
-  // Aliases carry their root's range, so callers can look up any tensor.
-  for (uint32_t t = 0; t < tensor_count; ++t) {
-    if (tensors->Get(t)->kind() != fb::TensorKind::Alias) continue;
-    uint64_t offset = 0;
-    lifetimes[t] = lifetimes[alias_root(model, t, &offset)];
-  }
-  // The plan: no two activations that are live together share a byte of a pool, and no
-  // workspace shares bytes with an activation live at its node.
-  auto planned = [&](uint32_t t) {
-    return tensors->Get(t)->kind() == fb::TensorKind::Activation && lifetimes[t].first != kUnset;
-  };
-  for (uint32_t i = 0; i < tensor_count; ++i) {
-    if (!planned(i)) continue;
-    const auto* a = tensors->Get(i);
-    const uint64_t a_bytes = tensor_bytes(a);
-    for (uint32_t j = i + 1; j < tensor_count; ++j) {
-      const auto* b = tensors->Get(j);
-      if (!planned(j) || b->pool() != a->pool() || !lifetimes_overlap(lifetimes[i], lifetimes[j])) continue;
-      if (!ranges_overlap(a->offset(), a_bytes, b->offset(), tensor_bytes(b))) continue;
-      const uint32_t both = lifetimes[i].first > lifetimes[j].first ? lifetimes[i].first : lifetimes[j].first;
-      return fail(error, GRT_ERR_PLAN_OVERLAP, model, "plan overlap: %t and %t share bytes of %p while both are live at node %u",
-                  i, j, a->pool(), both);
-    }
-  }
-  for (uint32_t n = 0; n < nodes; ++n) {
-    const auto* node = model->nodes()->Get(n);
-    if (node->workspace_bytes() == 0) continue;
-    for (uint32_t t = 0; t < tensor_count; ++t) {
-      const auto* a = tensors->Get(t);
-      if (!planned(t) || a->pool() != node->workspace_pool() || lifetimes[t].first > n || lifetimes[t].last < n) continue;
-      if (!ranges_overlap(a->offset(), tensor_bytes(a), node->workspace_offset(), node->workspace_bytes())) continue;
-      return fail(error, GRT_ERR_PLAN_OVERLAP, model, "plan overlap: %n workspace shares bytes of %p with live %t", n, a->pool(), t);
-    }
-  }
-  return GRT_OK;
 }
 
 }  // namespace grt

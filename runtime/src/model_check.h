@@ -26,6 +26,11 @@ struct ModelCounts {
   uint32_t max_scratch = 0;         // most tensor arguments of one node that are not inputs/outputs
 };
 
+template <typename T>
+uint32_t count_of(const flatbuffers::Vector<T>* v) {
+  return v == nullptr ? 0 : v->size();
+}
+
 // A tensor's live range in node indices: written first at `first`, read last at `last`.
 // Model inputs start at 0 and outputs end at the last node.
 struct Lifetime {

@@ -1,4 +1,4 @@
-// Runs the example of docs/rtos.md (platform/freertos/examples) in FreeRTOS on a real
+// Runs the example of docs/rtos.md (integrations/freertos/examples) in FreeRTOS on a real
 // model: every golden case of hello_world_int8 through example_classify, from a task.
 // Exit code: 0 pass, 1 fail, 77 skipped (no model zoo).
 #include <cstdio>

@@ -3,7 +3,8 @@
 # GRT_MAP_PARTS and kind in text (code: vectors, .text, exidx), rodata (incl. the model
 # section), data, bss. A part is decided by the object an input section came from. The
 # runtime core's .text is also split by object: <prefix>_core_objects lists them (e.g.
-# model_check) and <prefix>_core_<object> holds each one's bytes; <prefix>_core_flatbuffers
+# message, or loader_executor: the unity unit of runtime/CMakeLists.txt is named by its
+# group) and <prefix>_core_<object> holds each one's bytes; <prefix>_core_flatbuffers
 # is the part of them that is FlatBuffers' code (its verifier, and the accessors generated
 # from the schema).
 set(GRT_MAP_PARTS runtime_core kernels integrity crypto model pools bookkeeping golden_data firmware
@@ -106,8 +107,9 @@ function(grt_map_parts map prefix)
       _grt_map_part("${file}" "${section}" part)
     endif()
     math(EXPR sum_${part}_${kind} "${sum_${part}_${kind}} + ${bytes}")
-    if(part STREQUAL "runtime_core" AND kind STREQUAL "text" AND file MATCHES "\\(([A-Za-z0-9_]+)\\.(cpp|c)\\.obj\\)$")
+    if(part STREQUAL "runtime_core" AND kind STREQUAL "text" AND file MATCHES "\\(([A-Za-z0-9_]+)\\.(cpp|c|cxx)\\.obj\\)$")
       set(object "${CMAKE_MATCH_1}")
+      string(REGEX REPLACE "^unity_(.+)_cxx$" "\\1" object "${object}")  # a unity build's unit: its group
       list(FIND core_objects ${object} seen)  # scripts run without IN_LIST's policy
       if(seen LESS 0)
         list(APPEND core_objects ${object})

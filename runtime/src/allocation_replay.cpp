@@ -1,0 +1,156 @@
+// Dynamic memory sizing (graphrt/dynamic_memory.h): the allocator calls init and one run
+// make, replayed without kernels, and the fewest pages a page allocator needs for them.
+#include <string.h>
+
+#include "executor_internal.h"
+#include "graphrt/dynamic_memory.h"
+#include "message.h"
+
+namespace grt {
+namespace {
+
+// Stands in for every kernel during a replay: which allocator calls init and run() make
+// does not depend on what the kernels compute.
+int replay_kernel(TVMValue*, int*, int, TVMValue*, int*, void*) { return 0; }
+constexpr grt_kernel_entry kReplayKernel = {"replay", replay_kernel, nullptr, 0};
+
+uint64_t pages_for(uint64_t bytes, size_t page_size) { return bytes == 0 ? 1 : (bytes - 1) / page_size + 1; }
+
+// Pages that every request of init and one run together take if nothing is reused: each
+// activation once, and each workspace (DYNAMIC: every node's; STACK: the largest). With this
+// many pages neither policy can fail: the highest used page only grows when a request
+// lands above it, by that request's pages.
+uint64_t pages_if_nothing_reused(const fb::Model* model, grt_strategy strategy, size_t page_size) {
+  uint64_t pages = 0;
+  for (const auto* tensor : *model->tensors()) {
+    if (tensor->kind() == fb::TensorKind::Activation) pages += pages_for(tensor_bytes(tensor), page_size);
+  }
+  uint64_t largest_workspace = 0;
+  for (const auto* node : *model->nodes()) {
+    if (node->workspace_bytes() == 0) continue;
+    const uint64_t workspace = pages_for(node->workspace_bytes(), page_size);
+    if (strategy == GRT_STRATEGY_DYNAMIC) pages += workspace;
+    if (workspace > largest_workspace) largest_workspace = workspace;
+  }
+  if (strategy == GRT_STRATEGY_STACK) pages += largest_workspace;
+  return pages;
+}
+
+bool valid_page_size(size_t page_size) {
+  return page_size >= GRT_PAGE_MIN_SIZE && (page_size & (page_size - 1)) == 0;
+}
+
+}  // namespace
+}  // namespace grt
+
+using grt::fail;
+
+extern "C" {
+
+grt_status grt_replay_allocations(const void* blob, size_t blob_size, grt_strategy strategy,
+                                  const grt_allocator* allocator, void* storage, size_t storage_size,
+                                  grt_error* error) {
+  if (!grt::is_dynamic(strategy)) {
+    return fail(error, GRT_ERR_ARGUMENT, nullptr, "only GRT_STRATEGY_DYNAMIC and GRT_STRATEGY_STACK make allocator calls");
+  }
+  grt_registry unused_registry;
+  grt_registry_init(&unused_registry, nullptr, 0, nullptr);
+  grt_options options{};
+  options.registry = &unused_registry;
+  options.memory.strategy = strategy;
+  options.memory.allocator = allocator;
+  grt_executor* x = nullptr;
+  grt_status s = grt::init_executor(&x, storage, storage_size, blob, blob_size, &options, error, &grt::kReplayKernel);
+  if (s != GRT_OK) return s;
+  s = grt_run(x);
+  if (s != GRT_OK && error != nullptr) *error = x->error;
+  grt_release(x);
+  if (s == GRT_OK) grt::clear_error(error);
+  return s;
+}
+
+grt_status grt_page_required_bytes(const void* blob, size_t blob_size, grt_strategy strategy,
+                                   size_t page_size, grt_page_policy policy, void* scratch,
+                                   size_t scratch_size, grt_page_budget* out, grt_error* error) {
+  if (out == nullptr) return fail(error, GRT_ERR_ARGUMENT, nullptr, "page budget output is NULL");
+  memset(out, 0, sizeof(*out));
+  if (!grt::is_dynamic(strategy)) {
+    return fail(error, GRT_ERR_ARGUMENT, nullptr, "a page budget needs GRT_STRATEGY_DYNAMIC or GRT_STRATEGY_STACK");
+  }
+  if (!grt::valid_page_size(page_size) || (policy != GRT_PAGE_FIRST_FIT && policy != GRT_PAGE_BEST_FIT)) {
+    return fail(error, GRT_ERR_ARGUMENT, nullptr, "page size %u is not a power of two >= 16, or the policy is unknown", page_size);
+  }
+  grt_requirements requirements;
+  grt_status s = grt_model_requirements(blob, blob_size, strategy, &requirements, error);
+  if (s != GRT_OK) return s;
+  const grt::fb::Model* model = nullptr;
+  s = grt::open_model(blob, blob_size, &model, error);
+  if (s != GRT_OK) return s;
+  const uint64_t most_pages = grt::pages_if_nothing_reused(model, strategy, page_size);
+  if (most_pages > GRT_PAGE_MAX_COUNT || most_pages > (SIZE_MAX - page_size) / page_size ||
+      most_pages > (SIZE_MAX - requirements.bookkeeping_bytes) / GRT_PAGE_METADATA_BYTES_PER_PAGE) {
+    return fail(error, GRT_ERR_ARGUMENT, nullptr, "model needs up to %u pages of %u bytes; choose larger pages", most_pages, page_size);
+  }
+  const size_t bookkeeping = requirements.bookkeeping_bytes;  // a multiple of 8
+  out->scratch_bytes = bookkeeping + static_cast<size_t>(most_pages) * GRT_PAGE_METADATA_BYTES_PER_PAGE;
+  if (scratch == nullptr || scratch_size < out->scratch_bytes || reinterpret_cast<uintptr_t>(scratch) % 8 != 0) {
+    return fail(error, GRT_ERR_STORAGE_TOO_SMALL, nullptr, "page budget needs %u bytes of 8-byte aligned scratch, %u given",
+                out->scratch_bytes, scratch == nullptr ? 0 : scratch_size);
+  }
+  void* metadata = static_cast<uint8_t*>(scratch) + bookkeeping;
+  // A replay never touches the pages, so they get a made-up page-aligned address and
+  // only the metadata needs real memory. Placement depends on page indices alone (the
+  // executor asks for 16-byte alignment, never more than a page).
+  void* pages = reinterpret_cast<void*>(static_cast<uintptr_t>(page_size));
+  size_t peak_pages = 0;
+  grt_error replay_error;
+  auto replay_with = [&](size_t page_count) {
+    grt_page_allocator allocator;
+    grt_page_init(&allocator, pages, page_count * page_size, metadata, page_count * GRT_PAGE_METADATA_BYTES_PER_PAGE,
+                  page_size, policy);
+    const grt_allocator view = grt_page_as_allocator(&allocator);
+    const grt_status status = grt_replay_allocations(blob, blob_size, strategy, &view, scratch, bookkeeping, &replay_error);
+    peak_pages = allocator.peak_pages;
+    return status;
+  };
+  s = replay_with(static_cast<size_t>(most_pages));
+  if (s != GRT_OK) {
+    if (error != nullptr) *error = replay_error;
+    return s;
+  }
+  // No buffer holds fewer pages than are live at once; the fewest that work lie between.
+  size_t low = peak_pages;
+  size_t high = static_cast<size_t>(most_pages);
+  out->peak_pages = peak_pages;
+  if (policy == GRT_PAGE_FIRST_FIT) {
+    // First fit places every request alike in any larger buffer, so success is monotonic.
+    while (low < high) {
+      const size_t middle = low + (high - low) / 2;
+      s = replay_with(middle);
+      if (s == GRT_OK) {
+        high = middle;
+      } else if (s == GRT_ERR_OUT_OF_MEMORY) {
+        low = middle + 1;
+      } else {
+        if (error != nullptr) *error = replay_error;
+        return s;
+      }
+    }
+  } else {
+    for (; low < high; ++low) {
+      s = replay_with(low);
+      if (s == GRT_OK) break;
+      if (s != GRT_ERR_OUT_OF_MEMORY) {
+        if (error != nullptr) *error = replay_error;
+        return s;
+      }
+    }
+  }
+  out->page_count = low;
+  out->buffer_bytes = grt_page_buffer_bytes(low, page_size);
+  out->metadata_bytes = low * GRT_PAGE_METADATA_BYTES_PER_PAGE;
+  grt::clear_error(error);
+  return GRT_OK;
+}
+
+}  // extern "C"
