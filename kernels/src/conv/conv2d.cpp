@@ -18,13 +18,15 @@
 // (a filter row, or one tap's channels; a whole 1x1 filter), four output channels sharing
 // each activation load, in vectorizable dot products (conv2d_dot.h). Integer results stay
 // bit-exact; float sums use per-lane partial sums, so they match TFLM to rounding only.
-// Grouped filters keep the plain TFLM-order loops below.
+// Grouped filters keep the plain TFLM-order loops below. On cores with the DSP extension
+// conv2d_s8 takes conv2d_dsp.h's matrix product first.
 #include <stddef.h>
 #include <stdint.h>
 
 #include "../kernel_args.h"
 #include "conv_arithmetic.h"
 #include "conv2d_dot.h"
+#include "conv2d_dsp.h"
 #include "conv_checks.h"
 #include "conv_geometry.h"
 
@@ -120,13 +122,6 @@ struct FloatDots {
   }
   static void single(const float* x, const float* w, size_t n, Accumulator* acc) { conv2d_dot1_f32(x, w, n, acc); }
 };
-
-// A 1x1 filter with no padding whose every output pixel reads inside the image.
-inline bool is_pointwise(const ConvGeometry& g) {
-  return g.filter_h == 1 && g.filter_w == 1 && g.pad_top == 0 && g.pad_left == 0 &&
-         (g.output_h == 0 || static_cast<int64_t>(g.output_h - 1) * g.stride_h < g.input_h) &&
-         (g.output_w == 0 || static_cast<int64_t>(g.output_w - 1) * g.stride_w < g.input_w);
-}
 
 // 1x1 filters (groups == 1): a matrix product of pixels x Cin by Cin x Cout, each output
 // one run of Cin taps.
@@ -281,9 +276,14 @@ GRT_KERNEL_FUNCTION(conv2d_s8) {
   (void)type_codes, (void)num_args, (void)ret_value, (void)ret_type_code, (void)resource_handle;
   const conv::ConvGeometry g = conv::geometry_at(args, 6);
   const auto arithmetic = conv::int8_arithmetic_at<conv::Int8ConvArithmetic>(args);
+  const int8_t* input = data_of<int8_t>(tensor_at(args, conv::kInput));
+  const int8_t* filter = data_of<int8_t>(tensor_at(args, conv::kFilter));
+  int8_t* output = data_of<int8_t>(tensor_at(args, conv::kOutput));
+#if GRT_KERNELS_DSP
+  if (grt::kernels::dsp::conv2d_s8(g, input, filter, output, arithmetic)) return 0;
+#endif
   const conv::Int8Dots dots{static_cast<int16_t>(arithmetic.input_offset)};
-  conv::conv2d_dispatch(g, data_of<int8_t>(tensor_at(args, conv::kInput)), data_of<int8_t>(tensor_at(args, conv::kFilter)),
-                        data_of<int8_t>(tensor_at(args, conv::kOutput)), arithmetic, dots);
+  conv::conv2d_dispatch(g, input, filter, output, arithmetic, dots);
   return 0;
 }
 

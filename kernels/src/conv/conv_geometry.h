@@ -69,6 +69,13 @@ inline TapRange taps_inside(int64_t origin, int32_t dilation, int32_t taps, int3
   return {static_cast<int32_t>(begin), static_cast<int32_t>(end)};
 }
 
+// A 1x1 filter with no padding whose every output pixel reads inside the image.
+inline bool is_pointwise(const ConvGeometry& g) {
+  return g.filter_h == 1 && g.filter_w == 1 && g.pad_top == 0 && g.pad_left == 0 &&
+         (g.output_h == 0 || static_cast<int64_t>(g.output_h - 1) * g.stride_h < g.input_h) &&
+         (g.output_w == 0 || static_cast<int64_t>(g.output_w - 1) * g.stride_w < g.input_w);
+}
+
 // Transposed convolution seen from one output coordinate: the taps t in [0, taps) for which
 // an input coordinate i in [0, size) has i * stride + t == position + pad, visited as
 // first, first + stride, ... up to last (inclusive); empty when first > last.
