@@ -32,30 +32,63 @@ struct Sums2x2 {
 // `offset2` is the input offset in both halves (pair_of).
 inline Sums2x2 dot_2x2(const int8_t* x0, const int8_t* x1, const int8_t* w0, const int8_t* w1, size_t n,
                        uint32_t offset2) {
-  Sums2x2 s{0, 0, 0, 0};
-  size_t k = 0;
-  for (; k + 4 <= n; k += 4) {
-    const uint32_t a = load4(x0 + k), b = load4(x1 + k);
+  uint32_t s00 = 0, s01 = 0, s10 = 0, s11 = 0;
+  const int8_t* const words_end = x0 + (n & ~size_t{3});
+  while (x0 != words_end) {
+    const uint32_t a = load4(x0), b = load4(x1);
+    x0 += 4;
+    x1 += 4;
     const uint32_t a_even = sxtab16(offset2, a), a_odd = sxtab16_ror8(offset2, a);
     const uint32_t b_even = sxtab16(offset2, b), b_odd = sxtab16_ror8(offset2, b);
-    const uint32_t u = load4(w0 + k);
+    const uint32_t u = load4(w0);
+    w0 += 4;
     const uint32_t u_even = sxtb16(u), u_odd = sxtb16_ror8(u);
-    s.p0c0 = smlad(a_odd, u_odd, smlad(a_even, u_even, s.p0c0));
-    s.p1c0 = smlad(b_odd, u_odd, smlad(b_even, u_even, s.p1c0));
-    const uint32_t v = load4(w1 + k);
+    s00 = smlad(a_odd, u_odd, smlad(a_even, u_even, s00));
+    s10 = smlad(b_odd, u_odd, smlad(b_even, u_even, s10));
+    const uint32_t v = load4(w1);
+    w1 += 4;
     const uint32_t v_even = sxtb16(v), v_odd = sxtb16_ror8(v);
-    s.p0c1 = smlad(a_odd, v_odd, smlad(a_even, v_even, s.p0c1));
-    s.p1c1 = smlad(b_odd, v_odd, smlad(b_even, v_even, s.p1c1));
+    s01 = smlad(a_odd, v_odd, smlad(a_even, v_even, s01));
+    s11 = smlad(b_odd, v_odd, smlad(b_even, v_even, s11));
   }
   const int32_t offset = lo16(offset2);
-  for (; k < n; ++k) {
+  for (size_t k = 0; k < (n & 3); ++k) {
     const int32_t a = x0[k] + offset, b = x1[k] + offset;
-    s.p0c0 += static_cast<uint32_t>(a * w0[k]);
-    s.p0c1 += static_cast<uint32_t>(a * w1[k]);
-    s.p1c0 += static_cast<uint32_t>(b * w0[k]);
-    s.p1c1 += static_cast<uint32_t>(b * w1[k]);
+    s00 += static_cast<uint32_t>(a * w0[k]);
+    s01 += static_cast<uint32_t>(a * w1[k]);
+    s10 += static_cast<uint32_t>(b * w0[k]);
+    s11 += static_cast<uint32_t>(b * w1[k]);
   }
-  return s;
+  return {s00, s01, s10, s11};
+}
+
+// Every filter (each `patch_size` long) times the patches x0 and, when kTwoPixels, x1:
+// the output pixels out0 and out1, requantized.
+template <bool kTwoPixels>
+inline void filters_times_patches(const int8_t* x0, const int8_t* x1, const int8_t* filter, size_t patch_size,
+                                  int32_t output_c, uint32_t offset2, const conv::Int8Arithmetic& a, int8_t* out0,
+                                  int8_t* out1) {
+  const OutputStage stage(a);
+  if (!kTwoPixels) x1 = x0;  // computed twice, written once
+  const int8_t* w = filter;
+  int32_t oc = 0;
+  for (; oc + 2 <= output_c; oc += 2, w += 2 * patch_size) {
+    const Sums2x2 s = dot_2x2(x0, x1, w, w + patch_size, patch_size, offset2);
+    const ChannelRequantizer r0 = ChannelRequantizer::of(a, oc);
+    const ChannelRequantizer r1 = ChannelRequantizer::of(a, oc + 1);
+    out0[oc] = stage(r0.apply(s.p0c0));
+    out0[oc + 1] = stage(r1.apply(s.p0c1));
+    if (kTwoPixels) {
+      out1[oc] = stage(r0.apply(s.p1c0));
+      out1[oc + 1] = stage(r1.apply(s.p1c1));
+    }
+  }
+  if (oc < output_c) {
+    const Sums2x2 s = dot_2x2(x0, x1, w, w, patch_size, offset2);
+    const ChannelRequantizer r = ChannelRequantizer::of(a, oc);
+    out0[oc] = stage(r.apply(s.p0c0));
+    if (kTwoPixels) out1[oc] = stage(r.apply(s.p1c0));
+  }
 }
 
 // Walks the output pixels (batch, row, column) in memory order.
@@ -114,36 +147,30 @@ inline bool conv2d_s8(const conv::ConvGeometry& g, const int8_t* input, const in
   int8_t patches[2][kMaxPatch];
   const int8_t pad = static_cast<int8_t>(-a.input_offset);  // the checks keep it in int8
   const uint32_t offset2 = pair_of(a.input_offset);
-  const int32_t output_c = g.output_c;
-  const int64_t pixels = static_cast<int64_t>(g.batches) * g.output_h * g.output_w;
+  const size_t output_c = static_cast<size_t>(g.output_c);
+  // The patch of the pixel under `at`, then `at` moves on.
+  const auto patch_at = [&](PixelCursor& at, int8_t* buffer) -> const int8_t* {
+    const int8_t* x = buffer;
+    if (pointwise) {
+      x = input + ((static_cast<size_t>(at.b) * g.input_h + static_cast<size_t>(at.y) * g.stride_h) * g.input_w +
+                   static_cast<size_t>(at.x) * g.stride_w) * g.input_c;
+    } else {
+      gather_patch(g, input, at, pad, buffer);
+    }
+    at.next(g);
+    return x;
+  };
+  size_t pixels = static_cast<size_t>(g.batches) * g.output_h * g.output_w;
   PixelCursor at;
   int8_t* out = output;
-  for (int64_t p = 0; p < pixels; p += 2) {
-    const bool two = p + 1 < pixels;
-    const int8_t* x[2];
-    for (int j = 0; j < (two ? 2 : 1); ++j, at.next(g)) {
-      if (pointwise) {
-        x[j] = input + ((static_cast<size_t>(at.b) * g.input_h + static_cast<size_t>(at.y) * g.stride_h) * g.input_w +
-                        static_cast<size_t>(at.x) * g.stride_w) * g.input_c;
-      } else {
-        gather_patch(g, input, at, pad, patches[j]);
-        x[j] = patches[j];
-      }
-    }
-    if (!two) x[1] = x[0];  // computed twice, written once
-    int8_t* out1 = out + output_c;
-    for (int32_t oc = 0; oc < output_c; oc += 2) {
-      const bool pair = oc + 1 < output_c;
-      const int8_t* w0 = filter + static_cast<size_t>(oc) * patch_size;
-      const Sums2x2 s = dot_2x2(x[0], x[1], w0, pair ? w0 + patch_size : w0, patch_size, offset2);
-      out[oc] = requantize_channel(a, s.p0c0, oc);
-      if (two) out1[oc] = requantize_channel(a, s.p1c0, oc);
-      if (pair) {
-        out[oc + 1] = requantize_channel(a, s.p0c1, oc + 1);
-        if (two) out1[oc + 1] = requantize_channel(a, s.p1c1, oc + 1);
-      }
-    }
-    out += (two ? 2 : 1) * static_cast<size_t>(output_c);
+  for (; pixels >= 2; pixels -= 2, out += 2 * output_c) {
+    const int8_t* x0 = patch_at(at, patches[0]);
+    const int8_t* x1 = patch_at(at, patches[1]);
+    filters_times_patches<true>(x0, x1, filter, patch_size, g.output_c, offset2, a, out, out + output_c);
+  }
+  if (pixels == 1) {
+    const int8_t* x0 = patch_at(at, patches[0]);
+    filters_times_patches<false>(x0, x0, filter, patch_size, g.output_c, offset2, a, out, out);
   }
   return true;
 }

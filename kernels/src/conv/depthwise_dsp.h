@@ -45,6 +45,7 @@ inline bool depthwise_conv2d_s8(const conv::ConvGeometry& g, const int8_t* input
   const size_t row_pitch = static_cast<size_t>(g.input_w) * pixel_pitch;
   const size_t filter_row_pitch = static_cast<size_t>(g.filter_w) * pixel_pitch;
   const uint32_t offset2 = pair_of(a.input_offset);
+  const OutputStage stage(a);
   const bool unit_3x3 = g.filter_h == 3 && g.filter_w == 3 && g.dilation_h == 1 && g.dilation_w == 1;
   int8_t* out = output;
   for (int32_t b = 0; b < g.batches; ++b) {
@@ -89,10 +90,10 @@ inline bool depthwise_conv2d_s8(const conv::ConvGeometry& g, const int8_t* input
               }
             }
           }
-          out[c] = requantize_channel(a, s.c0, c);
-          out[c + 1] = requantize_channel(a, s.c1, c + 1);
-          out[c + 2] = requantize_channel(a, s.c2, c + 2);
-          out[c + 3] = requantize_channel(a, s.c3, c + 3);
+          out[c] = stage(ChannelRequantizer::of(a, c).apply(s.c0));
+          out[c + 1] = stage(ChannelRequantizer::of(a, c + 1).apply(s.c1));
+          out[c + 2] = stage(ChannelRequantizer::of(a, c + 2).apply(s.c2));
+          out[c + 3] = stage(ChannelRequantizer::of(a, c + 3).apply(s.c3));
         }
         for (int32_t c = blocked; c < channels; ++c) {
           uint32_t sum = 0;
@@ -105,7 +106,7 @@ inline bool depthwise_conv2d_s8(const conv::ConvGeometry& g, const int8_t* input
               sum += static_cast<uint32_t>((*x + a.input_offset) * *w);
             }
           }
-          out[c] = requantize_channel(a, sum, c);
+          out[c] = stage(ChannelRequantizer::of(a, c).apply(sum));
         }
       }
     }

@@ -62,6 +62,10 @@ inline uint32_t smlad(uint32_t a, uint32_t b, uint32_t acc) {
 }
 inline uint32_t smlabb(uint32_t a, uint32_t b, uint32_t acc) { return acc + static_cast<uint32_t>(lo16(a) * lo16(b)); }
 inline uint32_t smlatt(uint32_t a, uint32_t b, uint32_t acc) { return acc + static_cast<uint32_t>(hi16(a) * hi16(b)); }
+// (x * m + 2^30) >> 31 in 64 bits, which fits int32 for m in [0, INT32_MAX].
+inline int32_t rounding_high_mul(int32_t x, int32_t m) {
+  return static_cast<int32_t>((static_cast<int64_t>(x) * m + (int64_t{1} << 30)) >> 31);
+}
 
 #else  // the core's instructions
 
@@ -89,6 +93,20 @@ inline uint32_t smlabb(uint32_t a, uint32_t b, uint32_t acc) {
 }
 inline uint32_t smlatt(uint32_t a, uint32_t b, uint32_t acc) {
   return static_cast<uint32_t>(__smlatt(static_cast<int32_t>(a), static_cast<int32_t>(b), static_cast<int32_t>(acc)));
+}
+// GCC 12 widens the int32 operands into a 64x64 multiply here; SMULL and four more.
+inline int32_t rounding_high_mul(int32_t x, int32_t m) {
+  uint32_t lo, hi;
+  __asm__(
+      "smull %0, %1, %2, %3\n\t"
+      "adds %0, %0, #0x40000000\n\t"
+      "adc %1, %1, #0\n\t"
+      "lsrs %0, %0, #31\n\t"
+      "orr %0, %0, %1, lsl #1"
+      : "=&r"(lo), "=&r"(hi)
+      : "r"(x), "r"(m)
+      : "cc");
+  return static_cast<int32_t>(lo);
 }
 
 #endif
