@@ -8,6 +8,9 @@
 //                    6 stride_h  7 stride_w  8 dilation_h  9 dilation_w  10 pad_top  11 pad_left
 //                    12 input_offset (-input zero point)  13 output_offset (output zero point)
 //                    14 activation_min  15 activation_max
+//                    16 (optional, from the importer) folded bias int32 [Cout] (IntArray):
+//                       bias + input_offset * sum of the filter's weights, wrapped to int32;
+//                       the DSP path sums raw products with it, the portable one ignores it
 //   conv2d_s16 (14): 0 in X int16  1 in filter int8  2 in bias int64 | None  3 out Y int16
 //                    4 multipliers  5 shifts  6..11 window as above
 //                    12 activation_min  13 activation_max        (zero points are 0)
@@ -280,7 +283,8 @@ GRT_KERNEL_FUNCTION(conv2d_s8) {
   const int8_t* filter = data_of<int8_t>(tensor_at(args, conv::kFilter));
   int8_t* output = data_of<int8_t>(tensor_at(args, conv::kOutput));
 #if GRT_KERNELS_DSP
-  if (grt::kernels::dsp::conv2d_s8(g, input, filter, output, arithmetic)) return 0;
+  const int32_t* folded_bias = num_args > 16 ? data_of<int32_t>(tensor_at(args, 16)) : nullptr;
+  if (grt::kernels::dsp::conv2d_s8(g, input, filter, output, arithmetic, folded_bias)) return 0;
 #endif
   const conv::Int8Dots dots{static_cast<int16_t>(arithmetic.input_offset)};
   conv::conv2d_dispatch(g, input, filter, output, arithmetic, dots);
@@ -290,9 +294,17 @@ GRT_KERNEL_FUNCTION(conv2d_s8) {
 GRT_CHECK_FUNCTION(conv2d_s8) {
   (void)ret_value, (void)ret_type_code, (void)resource_handle;
   ArgCheck check("conv2d_s8", args, type_codes, num_args);
-  check.count(16);
+  check.count_between(16, 17);
   conv::check_shapes(check, args, ElementType::kInt8, ElementType::kInt8, ElementType::kInt32);
   conv::check_int8_parameters(check, args);
+  if (check.ok() && num_args == 17) {
+    check.tensor(16, ElementType::kInt32, 1);
+    if (check.ok()) {
+      const DLTensor* folded = tensor_at(args, 16);
+      check.expect(folded->shape[0] == conv::output_channels(args) && folded->data != nullptr,
+                   "the folded bias needs one constant per output channel");
+    }
+  }
   return check.result();
 }
 

@@ -3,9 +3,11 @@
 // for a pointwise filter the input pixel itself, otherwise gathered into a stack buffer with
 // the padding written as the input zero point (which the input offset turns into 0, so it
 // adds nothing, as TFLM's skipped taps do). Two pixels' patches times two filters make four
-// sums sharing every load: per four bytes of K, 4 loads, 8 sign extensions (the input offset
-// added by SXTAB16 at no cost) and 8 dual multiply-accumulates for 16 MACs. The sums wrap
-// like the portable path's and are requantized exactly as it does (dsp_requantize.h).
+// sums sharing every load: per four bytes of K, 4 loads, 8 sign extensions and 8 dual
+// multiply-accumulates for 16 MACs. With the importer's folded bias the products are raw
+// int8 ones (SXTB16); without it SXTAB16 adds the input offset, at the cost of a register.
+// The sums wrap like the portable path's and are requantized exactly as it does
+// (dsp_requantize.h).
 #ifndef GRAPHRT_KERNELS_CONV_CONV2D_DSP_H_
 #define GRAPHRT_KERNELS_CONV_CONV2D_DSP_H_
 
@@ -25,69 +27,68 @@ namespace grt::kernels::dsp {
 constexpr size_t kMaxPatch = 144;
 
 struct Sums2x2 {
-  uint32_t p0c0, p0c1, p1c0, p1c1;  // pixel x channel
+  uint32_t p0c0, p0c1, p1c0, p1c1;  // pixel x filter
 };
 
-// sum over k < n of (x_p[k] + offset) * w_c[k] for pixels x0, x1 and filters w0, w1;
-// `offset2` is the input offset in both halves (pair_of).
-inline Sums2x2 dot_2x2(const int8_t* x0, const int8_t* x1, const int8_t* w0, const int8_t* w1, size_t n,
-                       uint32_t offset2) {
+// Four activations as (b0, b2) and (b1, b3) halves, plus the input offset when kOffset.
+template <bool kOffset>
+inline void expand_activations(uint32_t v, uint32_t offset2, uint32_t& even, uint32_t& odd) {
+  if (kOffset) {
+    even = sxtab16(offset2, v);
+    odd = sxtab16_ror8(offset2, v);
+  } else {
+    even = sxtb16(v);
+    odd = sxtb16_ror8(v);
+  }
+}
+
+// Sums over i < k of (x_p[i] + offset) * w_c[i] for the patches x_0 = x, x_1 = x + k and
+// the filters w_0 = w, w_1 = w + k (one register reaches the second of each pair); the
+// offset (in both halves of `offset2`, pair_of) only when kOffset, else raw products.
+template <bool kOffset>
+inline Sums2x2 dot_2x2(const int8_t* x, const int8_t* w, size_t k, uint32_t offset2) {
   uint32_t s00 = 0, s01 = 0, s10 = 0, s11 = 0;
-  const int8_t* const words_end = x0 + (n & ~size_t{3});
-  while (x0 != words_end) {
-    const uint32_t a = load4(x0), b = load4(x1);
-    x0 += 4;
-    x1 += 4;
-    const uint32_t a_even = sxtab16(offset2, a), a_odd = sxtab16_ror8(offset2, a);
-    const uint32_t b_even = sxtab16(offset2, b), b_odd = sxtab16_ror8(offset2, b);
-    const uint32_t u = load4(w0);
-    w0 += 4;
+  const int8_t* const words_end = x + (k & ~size_t{3});
+  for (; x != words_end; x += 4, w += 4) {
+    uint32_t a_even, a_odd, b_even, b_odd;
+    expand_activations<kOffset>(load4(x), offset2, a_even, a_odd);
+    expand_activations<kOffset>(load4(x + k), offset2, b_even, b_odd);
+    const uint32_t u = load4(w);
     const uint32_t u_even = sxtb16(u), u_odd = sxtb16_ror8(u);
     s00 = smlad(a_odd, u_odd, smlad(a_even, u_even, s00));
     s10 = smlad(b_odd, u_odd, smlad(b_even, u_even, s10));
-    const uint32_t v = load4(w1);
-    w1 += 4;
+    const uint32_t v = load4(w + k);
     const uint32_t v_even = sxtb16(v), v_odd = sxtb16_ror8(v);
     s01 = smlad(a_odd, v_odd, smlad(a_even, v_even, s01));
     s11 = smlad(b_odd, v_odd, smlad(b_even, v_even, s11));
   }
-  const int32_t offset = lo16(offset2);
-  for (size_t k = 0; k < (n & 3); ++k) {
-    const int32_t a = x0[k] + offset, b = x1[k] + offset;
-    s00 += static_cast<uint32_t>(a * w0[k]);
-    s01 += static_cast<uint32_t>(a * w1[k]);
-    s10 += static_cast<uint32_t>(b * w0[k]);
-    s11 += static_cast<uint32_t>(b * w1[k]);
+  const int32_t offset = kOffset ? lo16(offset2) : 0;
+  for (size_t i = 0; i < (k & 3); ++i) {
+    const int32_t a = x[i] + offset, b = x[k + i] + offset;
+    s00 += static_cast<uint32_t>(a * w[i]);
+    s01 += static_cast<uint32_t>(a * w[k + i]);
+    s10 += static_cast<uint32_t>(b * w[i]);
+    s11 += static_cast<uint32_t>(b * w[k + i]);
   }
   return {s00, s01, s10, s11};
 }
 
-// Every filter (each `patch_size` long) times the patches x0 and, when kTwoPixels, x1:
-// the output pixels out0 and out1, requantized.
-template <bool kTwoPixels>
-inline void filters_times_patches(const int8_t* x0, const int8_t* x1, const int8_t* filter, size_t patch_size,
-                                  int32_t output_c, uint32_t offset2, const conv::Int8Arithmetic& a, int8_t* out0,
-                                  int8_t* out1) {
+// Every filter (each k long, at least two) times the patches x and x + k: output pixels
+// out0 and out1 (the same pixel twice when out1 == out0). An odd last filter is computed
+// with the one before it, whose outputs are written again (the same bytes).
+template <bool kOffset>
+inline void filters_times_patches(const int8_t* x, const int8_t* filter, size_t k, int32_t output_c, uint32_t offset2,
+                                  const conv::Int8Arithmetic& a, int8_t* out0, int8_t* out1) {
   const OutputStage stage(a);
-  if (!kTwoPixels) x1 = x0;  // computed twice, written once
-  const int8_t* w = filter;
-  int32_t oc = 0;
-  for (; oc + 2 <= output_c; oc += 2, w += 2 * patch_size) {
-    const Sums2x2 s = dot_2x2(x0, x1, w, w + patch_size, patch_size, offset2);
-    const ChannelRequantizer r0 = ChannelRequantizer::of(a, oc);
-    const ChannelRequantizer r1 = ChannelRequantizer::of(a, oc + 1);
-    out0[oc] = stage(r0.apply(s.p0c0));
-    out0[oc + 1] = stage(r1.apply(s.p0c1));
-    if (kTwoPixels) {
-      out1[oc] = stage(r0.apply(s.p1c0));
-      out1[oc + 1] = stage(r1.apply(s.p1c1));
-    }
-  }
-  if (oc < output_c) {
-    const Sums2x2 s = dot_2x2(x0, x1, w, w, patch_size, offset2);
-    const ChannelRequantizer r = ChannelRequantizer::of(a, oc);
-    out0[oc] = stage(r.apply(s.p0c0));
-    if (kTwoPixels) out1[oc] = stage(r.apply(s.p1c0));
+  for (int32_t oc = 0; oc < output_c; oc += 2) {
+    const int32_t first = oc + 1 < output_c ? oc : oc - 1;
+    const Sums2x2 s = dot_2x2<kOffset>(x, filter + static_cast<size_t>(first) * k, k, offset2);
+    const ChannelRequantizer r0 = ChannelRequantizer::of(a, first);
+    const ChannelRequantizer r1 = ChannelRequantizer::of(a, first + 1);
+    out0[first] = stage(r0.apply(s.p0c0));
+    out0[first + 1] = stage(r1.apply(s.p0c1));
+    out1[first] = stage(r0.apply(s.p1c0));
+    out1[first + 1] = stage(r1.apply(s.p1c1));
   }
 }
 
@@ -136,41 +137,60 @@ inline void gather_patch(const conv::ConvGeometry& g, const int8_t* input, const
   }
 }
 
-// conv2d_s8 with one group; false (nothing written) when the filters are grouped or a
-// gathered patch would not fit the stack buffer.
-inline bool conv2d_s8(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter, int8_t* output,
-                      const conv::Int8Arithmetic& a) {
-  if (g.filter_c != g.input_c) return false;
-  const size_t patch_size = static_cast<size_t>(g.filter_h) * g.filter_w * g.input_c;
-  const bool pointwise = conv::is_pointwise(g);
-  if (!pointwise && patch_size > kMaxPatch) return false;
-  int8_t patches[2][kMaxPatch];
-  const int8_t pad = static_cast<int8_t>(-a.input_offset);  // the checks keep it in int8
-  const uint32_t offset2 = pair_of(a.input_offset);
-  const size_t output_c = static_cast<size_t>(g.output_c);
-  // The patch of the pixel under `at`, then `at` moves on.
-  const auto patch_at = [&](PixelCursor& at, int8_t* buffer) -> const int8_t* {
-    const int8_t* x = buffer;
-    if (pointwise) {
-      x = input + ((static_cast<size_t>(at.b) * g.input_h + static_cast<size_t>(at.y) * g.stride_h) * g.input_w +
-                   static_cast<size_t>(at.x) * g.stride_w) * g.input_c;
-    } else {
-      gather_patch(g, input, at, pad, buffer);
+// The output pixels two at a time. A pointwise filter with stride 1 over the whole image
+// reads its patches in place (consecutive pixels are k = Cin apart; an odd last pixel pairs
+// with the one before it, written again); other filters gather two patches side by side.
+template <bool kOffset>
+inline void conv2d_pixel_pairs(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter, int8_t* output,
+                               const conv::Int8Arithmetic& a, bool in_place, size_t k) {
+  const uint32_t offset2 = kOffset ? pair_of(a.input_offset) : 0u;
+  const size_t pitch = static_cast<size_t>(g.output_c);
+  const size_t pixels = static_cast<size_t>(g.batches) * g.output_h * g.output_w;
+  if (in_place) {
+    for (size_t p = 0; p < pixels; p += 2) {
+      const size_t first = p + 1 < pixels ? p : p - 1;
+      int8_t* out = output + first * pitch;
+      filters_times_patches<kOffset>(input + first * k, filter, k, g.output_c, offset2, a, out, out + pitch);
     }
-    at.next(g);
-    return x;
-  };
-  size_t pixels = static_cast<size_t>(g.batches) * g.output_h * g.output_w;
-  PixelCursor at;
-  int8_t* out = output;
-  for (; pixels >= 2; pixels -= 2, out += 2 * output_c) {
-    const int8_t* x0 = patch_at(at, patches[0]);
-    const int8_t* x1 = patch_at(at, patches[1]);
-    filters_times_patches<true>(x0, x1, filter, patch_size, g.output_c, offset2, a, out, out + output_c);
+    return;
   }
-  if (pixels == 1) {
-    const int8_t* x0 = patch_at(at, patches[0]);
-    filters_times_patches<false>(x0, x0, filter, patch_size, g.output_c, offset2, a, out, out);
+  int8_t patches[2 * kMaxPatch];
+  const int8_t pad = static_cast<int8_t>(-a.input_offset);  // the checks keep it in int8
+  PixelCursor at;
+  for (size_t p = 0; p < pixels; p += 2) {
+    const bool two = p + 1 < pixels;
+    gather_patch(g, input, at, pad, patches);
+    at.next(g);
+    if (two) {
+      gather_patch(g, input, at, pad, patches + k);
+      at.next(g);
+    } else {
+      memcpy(patches + k, patches, k);  // a lone last pixel, computed twice
+    }
+    int8_t* out = output + p * pitch;
+    filters_times_patches<kOffset>(patches, filter, k, g.output_c, offset2, a, out, two ? out + pitch : out);
+  }
+}
+
+// conv2d_s8 with one group and at least two filters; false (nothing written) otherwise, or
+// when a patch that must be gathered would not fit the stack buffer. `folded_bias` (may be
+// null: the importer's argument 16) holds bias + input_offset * sum of each filter, so the
+// products are raw int8 ones and the patches' padding (the input zero point) still adds
+// nothing.
+inline bool conv2d_s8(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter, int8_t* output,
+                      const conv::Int8Arithmetic& a, const int32_t* folded_bias) {
+  if (g.filter_c != g.input_c || g.output_c < 2) return false;
+  const size_t k = static_cast<size_t>(g.filter_h) * g.filter_w * g.input_c;
+  const size_t pixels = static_cast<size_t>(g.batches) * g.output_h * g.output_w;
+  const bool in_place = conv::is_pointwise(g) && g.stride_h == 1 && g.stride_w == 1 && g.output_h == g.input_h &&
+                        g.output_w == g.input_w && pixels >= 2;
+  if (!in_place && k > kMaxPatch) return false;
+  if (folded_bias != nullptr) {
+    conv::Int8Arithmetic folded = a;
+    folded.bias = folded_bias;
+    conv2d_pixel_pairs<false>(g, input, filter, output, folded, in_place, k);
+  } else {
+    conv2d_pixel_pairs<true>(g, input, filter, output, a, in_place, k);
   }
   return true;
 }

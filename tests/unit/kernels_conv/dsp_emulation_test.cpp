@@ -120,6 +120,20 @@ S8 random_spec(const Geometry& g, std::mt19937& engine) {
   return s;
 }
 
+// What the importer stores as conv2d_s8's argument 16 (tools/importer/ops/conv_ops.cpp),
+// restated: bias + input_offset * sum of each filter, wrapped to int32.
+std::vector<int32_t> folded_bias(const S8& s) {
+  const size_t channels = size_t(s.output_shape[3]);
+  const size_t size = s.filter.size() / channels;
+  std::vector<int32_t> folded(channels);
+  for (size_t c = 0; c < channels; ++c) {
+    int64_t weights = 0;
+    for (size_t k = 0; k < size; ++k) weights += s.filter[c * size + k];
+    folded[c] = int32_t(uint32_t(s.bias.empty() ? 0 : s.bias[c]) + uint32_t(int64_t{s.input_offset} * weights));
+  }
+  return folded;
+}
+
 // Output size of a window over `size` with `pad` on both sides (at least 1).
 int64_t windowed(int64_t size, int64_t taps, int stride, int dilation, int pad) {
   const int64_t effective = (taps - 1) * dilation + 1;
@@ -188,24 +202,33 @@ TEST(Conv2dDsp, MatchesThePortableKernelAndTflmOnRandomShapes) {
     const auto expected = finish_quantized(s, ref::conv2d_sums<int64_t>(in, f, out, g.window, [&](int x, int k) {
       return int64_t(s.filter[size_t(k)]) * (int64_t(input[size_t(x)]) + s.input_offset);
     }), false);
-    std::vector<int8_t> got(elements(g.output), 0x55);
     const conv::ConvGeometry cg = geometry_of(s);
     const bool gathered = !(conv::is_pointwise(cg) && cg.stride_h == 1 && cg.stride_w == 1 &&
                             cg.output_h == cg.input_h && cg.output_w == cg.input_w && cg.batches * cg.output_h * cg.output_w >= 2);
     const size_t patch = size_t(cg.filter_h * cg.filter_w * cg.input_c);
-    const bool should_handle = !gathered || patch <= dsp::kMaxPatch;
-    ASSERT_EQ(dsp::conv2d_s8(cg, input.data(), s.filter.data(), got.data(), arithmetic_of(s)), should_handle)
-        << ::testing::PrintToString(g.input) << " filter " << ::testing::PrintToString(g.filter);
-    if (!should_handle) continue;
-    ++handled;
-    EXPECT_EQ(got, portable) << "input " << ::testing::PrintToString(g.input) << " filter "
-                             << ::testing::PrintToString(g.filter) << " offset " << s.input_offset;
-    EXPECT_EQ(got, expected) << "input " << ::testing::PrintToString(g.input);
+    const bool should_handle = cg.output_c >= 2 && (!gathered || patch <= dsp::kMaxPatch);
+    // Both forms: the input offset added to each activation, and the importer's folded bias.
+    const std::vector<int32_t> folded = folded_bias(s);
+    for (const int32_t* folded_or_null : {static_cast<const int32_t*>(nullptr), folded.data()}) {
+      std::vector<int8_t> got(elements(g.output), 0x55);
+      ASSERT_EQ(dsp::conv2d_s8(cg, input.data(), s.filter.data(), got.data(), arithmetic_of(s), folded_or_null),
+                should_handle)
+          << ::testing::PrintToString(g.input) << " filter " << ::testing::PrintToString(g.filter);
+      if (!should_handle) {
+        EXPECT_EQ(got, std::vector<int8_t>(elements(g.output), 0x55));
+        continue;
+      }
+      ++handled;
+      EXPECT_EQ(got, portable) << "input " << ::testing::PrintToString(g.input) << " filter "
+                               << ::testing::PrintToString(g.filter) << " offset " << s.input_offset
+                               << (folded_or_null != nullptr ? " folded" : "");
+      EXPECT_EQ(got, expected) << "input " << ::testing::PrintToString(g.input);
+    }
   }
-  EXPECT_GT(handled, 100);  // the random shapes mostly take the DSP path
+  EXPECT_GT(handled, 200);  // the random shapes mostly take the DSP path, in both forms
 }
 
-TEST(Conv2dDsp, DeclinesGroupedFiltersAndOversizedPatchesWithoutWriting) {
+TEST(Conv2dDsp, DeclinesGroupedFiltersOversizedPatchesAndOneFilterWithoutWriting) {
   std::mt19937 engine(5);
   Geometry grouped;
   grouped.input = {1, 4, 4, 8};
@@ -217,11 +240,15 @@ TEST(Conv2dDsp, DeclinesGroupedFiltersAndOversizedPatchesWithoutWriting) {
   large.filter = {4, 3, 3, 17};
   large.output = {1, 4, 4, 4};
   large.window = {1, 1, 1, 1, 1, 1};
-  for (const Geometry& g : {grouped, large}) {
+  Geometry one_filter;
+  one_filter.input = {1, 3, 3, 8};
+  one_filter.filter = {1, 1, 1, 8};
+  one_filter.output = {1, 3, 3, 1};
+  for (const Geometry& g : {grouped, large, one_filter}) {
     const S8 s = random_spec(g, engine);
     const auto input = pattern<int8_t>(elements(g.input), 3, -128, 127);
     std::vector<int8_t> got(elements(g.output), 0x55);
-    EXPECT_FALSE(dsp::conv2d_s8(geometry_of(s), input.data(), s.filter.data(), got.data(), arithmetic_of(s)));
+    EXPECT_FALSE(dsp::conv2d_s8(geometry_of(s), input.data(), s.filter.data(), got.data(), arithmetic_of(s), nullptr));
     EXPECT_EQ(got, std::vector<int8_t>(elements(g.output), 0x55));
   }
 }

@@ -215,7 +215,32 @@ bool emit_float_conv(ImportContext& ctx, const ConvSetup& c, tflite::ActivationF
   return ctx.error().empty();
 }
 
-// X, filter, bias?, Y, multipliers, shifts, window, input offset, output offset, act range.
+// conv2d_s8's prepared argument 16, carried beside the bias: per filter, the bias plus the
+// input offset's share of the sum, bias[c] + input_offset * sum_k filter[c][k], wrapped to
+// int32 as the kernel's sums wrap. With it a kernel sums raw int8 products (the DSP path,
+// kernels/src/conv/conv2d_dsp.h) and prepares nothing on the device. Emitted only when the
+// filter and the bias are constants.
+void folded_bias_arg(ImportContext& ctx, const ConvSetup& c, std::vector<ArgDef>* args) {
+  const bool has_bias = ctx.input_count() > 2 && ctx.has_input(2);
+  if (!ctx.is_constant(c.filter) || (has_bias && !ctx.is_constant(ctx.input_index(2)))) return;
+  const std::vector<int8_t> filter = ctx.constant_values<int8_t>(c.filter);
+  const std::vector<int32_t> bias = has_bias ? ctx.constant_values<int32_t>(ctx.input_index(2)) : std::vector<int32_t>{};
+  const size_t channels = static_cast<size_t>(c.channels);
+  if (channels == 0 || filter.size() % channels != 0 || (has_bias && bias.size() != channels)) return;
+  const size_t filter_size = filter.size() / channels;
+  const int64_t input_offset = -static_cast<int64_t>(ctx.zero_point(c.x));
+  std::vector<int32_t> folded(channels);
+  for (size_t ch = 0; ch < channels; ++ch) {
+    int64_t weights = 0;
+    for (size_t k = 0; k < filter_size; ++k) weights += filter[ch * filter_size + k];
+    const uint32_t sum = static_cast<uint32_t>(has_bias ? bias[ch] : 0) + static_cast<uint32_t>(input_offset * weights);
+    folded[ch] = static_cast<int32_t>(sum);
+  }
+  args->push_back(ArgDef::int_array(ctx.int_array(ctx.op_name() + " folded bias", folded)));
+}
+
+// X, filter, bias?, Y, multipliers, shifts, window, input offset, output offset, act range
+// (conv2d_s8: then the folded bias).
 bool emit_int8_conv(ImportContext& ctx, const ConvSetup& c, tflite::ActivationFunctionType activation, const char* kernel) {
   std::vector<ArgDef> args = {ArgDef::input(ctx.graph_tensor(c.x)), ArgDef::input(ctx.graph_tensor(c.filter))};
   if (!bias_arg(ctx, 2, DType::Int32, c.channels, &args)) return false;
@@ -228,6 +253,7 @@ bool emit_int8_conv(ImportContext& ctx, const ConvSetup& c, tflite::ActivationFu
   args.push_back(ArgDef::integer(ctx.zero_point(c.y)));
   args.push_back(ArgDef::integer(act_min));
   args.push_back(ArgDef::integer(act_max));
+  if (std::string(kernel) == "conv2d_s8") folded_bias_arg(ctx, c, &args);
   ctx.add_node(kernel, std::move(args));
   return ctx.error().empty();
 }
