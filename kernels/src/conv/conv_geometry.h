@@ -62,6 +62,14 @@ struct TapRange {
 // Taps t in [0, taps) with 0 <= origin + t * dilation < size: the ones TFLM does not skip
 // as padding. dilation >= 1.
 inline TapRange taps_inside(int64_t origin, int32_t dilation, int32_t taps, int32_t size) {
+  if (dilation == 1) {  // no division (a library call for int64 on 32-bit cores)
+    int64_t begin = origin >= 0 ? 0 : -origin;
+    int64_t end = size - origin;
+    if (end > taps) end = taps;
+    if (end < 0) end = 0;
+    if (begin > end) begin = end;
+    return {static_cast<int32_t>(begin), static_cast<int32_t>(end)};
+  }
   int64_t begin = origin >= 0 ? 0 : (-origin + dilation - 1) / dilation;
   int64_t end = size - origin <= 0 ? 0 : (size - origin + dilation - 1) / dilation;
   if (end > taps) end = taps;

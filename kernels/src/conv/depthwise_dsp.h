@@ -34,8 +34,20 @@ inline void depthwise_tap4(const int8_t* x, const int8_t* w, uint32_t offset2, S
   s.c3 = smlatt(x_odd, w_odd, s.c3);
 }
 
+// Channels handled per pass over the image: their requantizers sit in a stack table.
+constexpr int32_t kDepthwiseChunk = 16;
+
+// Where one output pixel's taps inside the image start and how they advance.
+struct TapWalk {
+  const int8_t* x;  // first tap's activations (channel 0)
+  const int8_t* w;  // its weights (channel 0)
+  int32_t rows, cols;
+  bool whole_3x3;
+};
+
 // depthwise_conv2d_s8 when output channels == input channels; false (nothing written)
-// otherwise.
+// otherwise. Channels go in chunks of kDepthwiseChunk (multiples of 4), each chunk over the
+// whole image with its requantizers worked out once; leftover channels one by one.
 inline bool depthwise_conv2d_s8(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter, int8_t* output,
                                 const conv::Int8Arithmetic& a) {
   if (g.output_c != g.input_c) return false;
@@ -44,65 +56,83 @@ inline bool depthwise_conv2d_s8(const conv::ConvGeometry& g, const int8_t* input
   const size_t pixel_pitch = static_cast<size_t>(channels);
   const size_t row_pitch = static_cast<size_t>(g.input_w) * pixel_pitch;
   const size_t filter_row_pitch = static_cast<size_t>(g.filter_w) * pixel_pitch;
+  const size_t x_row_step = static_cast<size_t>(g.dilation_h) * row_pitch;
+  const size_t x_col_step = static_cast<size_t>(g.dilation_w) * pixel_pitch;
   const uint32_t offset2 = pair_of(a.input_offset);
   const OutputStage stage(a);
   const bool unit_3x3 = g.filter_h == 3 && g.filter_w == 3 && g.dilation_h == 1 && g.dilation_w == 1;
+  // The taps of output pixel (b, oy, ox) inside the image.
+  const auto walk_at = [&](int32_t b, int32_t oy, int32_t ox) {
+    const int64_t origin_y = static_cast<int64_t>(oy) * g.stride_h - g.pad_top;
+    const int64_t origin_x = static_cast<int64_t>(ox) * g.stride_w - g.pad_left;
+    const conv::TapRange rows = conv::taps_inside(origin_y, g.dilation_h, g.filter_h, g.input_h);
+    const conv::TapRange cols = conv::taps_inside(origin_x, g.dilation_w, g.filter_w, g.input_w);
+    TapWalk walk{input, filter, rows.end - rows.begin, cols.end - cols.begin, false};
+    if (walk.rows <= 0 || walk.cols <= 0) {
+      walk.rows = walk.cols = 0;  // nothing is read
+      return walk;
+    }
+    const int64_t first_y = origin_y + static_cast<int64_t>(rows.begin) * g.dilation_h;
+    const int64_t first_x = origin_x + static_cast<int64_t>(cols.begin) * g.dilation_w;
+    walk.x = input + (static_cast<size_t>(b) * g.input_h + static_cast<size_t>(first_y)) * row_pitch +
+             static_cast<size_t>(first_x) * pixel_pitch;
+    walk.w = filter + static_cast<size_t>(rows.begin) * filter_row_pitch + static_cast<size_t>(cols.begin) * pixel_pitch;
+    walk.whole_3x3 = unit_3x3 && walk.rows == 3 && walk.cols == 3;
+    return walk;
+  };
+  ChannelRequantizer table[kDepthwiseChunk];
+  for (int32_t chunk = 0; chunk < blocked; chunk += kDepthwiseChunk) {
+    const int32_t chunk_end = blocked - chunk < kDepthwiseChunk ? blocked : chunk + kDepthwiseChunk;
+    for (int32_t c = chunk; c < chunk_end; ++c) table[c - chunk] = ChannelRequantizer::of(a, c);
+    int8_t* out = output;
+    for (int32_t b = 0; b < g.batches; ++b) {
+      for (int32_t oy = 0; oy < g.output_h; ++oy) {
+        for (int32_t ox = 0; ox < g.output_w; ++ox, out += pixel_pitch) {
+          const TapWalk walk = walk_at(b, oy, ox);
+          for (int32_t c = chunk; c < chunk_end; c += 4) {
+            Sums4 s{0, 0, 0, 0};
+            if (walk.whole_3x3) {
+#pragma GCC unroll 3
+              for (int fy = 0; fy < 3; ++fy) {
+#pragma GCC unroll 3
+                for (int fx = 0; fx < 3; ++fx) {
+                  depthwise_tap4(walk.x + fy * row_pitch + fx * pixel_pitch + c,
+                                 walk.w + fy * filter_row_pitch + fx * pixel_pitch + c, offset2, s);
+                }
+              }
+            } else {
+              const int8_t* x_row = walk.x + c;
+              const int8_t* w_row = walk.w + c;
+              for (int32_t fy = 0; fy < walk.rows; ++fy, x_row += x_row_step, w_row += filter_row_pitch) {
+                const int8_t* x = x_row;
+                const int8_t* w = w_row;
+                for (int32_t fx = 0; fx < walk.cols; ++fx, x += x_col_step, w += pixel_pitch) depthwise_tap4(x, w, offset2, s);
+              }
+            }
+            const ChannelRequantizer* r = table + (c - chunk);
+            out[c] = stage(r[0].apply(s.c0));
+            out[c + 1] = stage(r[1].apply(s.c1));
+            out[c + 2] = stage(r[2].apply(s.c2));
+            out[c + 3] = stage(r[3].apply(s.c3));
+          }
+        }
+      }
+    }
+  }
+  if (blocked == channels) return true;
   int8_t* out = output;
   for (int32_t b = 0; b < g.batches; ++b) {
-    const int8_t* image = input + static_cast<size_t>(b) * g.input_h * row_pitch;
     for (int32_t oy = 0; oy < g.output_h; ++oy) {
-      const int64_t origin_y = static_cast<int64_t>(oy) * g.stride_h - g.pad_top;
-      const conv::TapRange rows = conv::taps_inside(origin_y, g.dilation_h, g.filter_h, g.input_h);
       for (int32_t ox = 0; ox < g.output_w; ++ox, out += pixel_pitch) {
-        const int64_t origin_x = static_cast<int64_t>(ox) * g.stride_w - g.pad_left;
-        const conv::TapRange cols = conv::taps_inside(origin_x, g.dilation_w, g.filter_w, g.input_w);
-        const bool whole_3x3 = unit_3x3 && rows.begin == 0 && rows.end == 3 && cols.begin == 0 && cols.end == 3;
-        // The first tap inside (or any address when there is none: nothing is read then).
-        const int32_t first_y = static_cast<int32_t>(origin_y + static_cast<int64_t>(rows.begin) * g.dilation_h);
-        const int32_t first_x = static_cast<int32_t>(origin_x + static_cast<int64_t>(cols.begin) * g.dilation_w);
-        const bool any = rows.begin < rows.end && cols.begin < cols.end;
-        const int8_t* x_first = any ? image + static_cast<size_t>(first_y) * row_pitch + static_cast<size_t>(first_x) * pixel_pitch
-                                    : image;
-        const int8_t* w_first = any ? filter + static_cast<size_t>(rows.begin) * filter_row_pitch +
-                                          static_cast<size_t>(cols.begin) * pixel_pitch
-                                    : filter;
-        const size_t x_row_step = static_cast<size_t>(g.dilation_h) * row_pitch;
-        const size_t x_col_step = static_cast<size_t>(g.dilation_w) * pixel_pitch;
-        for (int32_t c = 0; c < blocked; c += 4) {
-          Sums4 s{0, 0, 0, 0};
-          if (whole_3x3) {
-#pragma GCC unroll 3
-            for (int fy = 0; fy < 3; ++fy) {
-#pragma GCC unroll 3
-              for (int fx = 0; fx < 3; ++fx) {
-                depthwise_tap4(x_first + fy * row_pitch + fx * pixel_pitch + c,
-                               w_first + fy * filter_row_pitch + fx * pixel_pitch + c, offset2, s);
-              }
-            }
-          } else {
-            const int8_t* x_row = x_first + c;
-            const int8_t* w_row = w_first + c;
-            for (int32_t fy = rows.begin; fy < rows.end; ++fy, x_row += x_row_step, w_row += filter_row_pitch) {
-              const int8_t* x = x_row;
-              const int8_t* w = w_row;
-              for (int32_t fx = cols.begin; fx < cols.end; ++fx, x += x_col_step, w += pixel_pitch) {
-                depthwise_tap4(x, w, offset2, s);
-              }
-            }
-          }
-          out[c] = stage(ChannelRequantizer::of(a, c).apply(s.c0));
-          out[c + 1] = stage(ChannelRequantizer::of(a, c + 1).apply(s.c1));
-          out[c + 2] = stage(ChannelRequantizer::of(a, c + 2).apply(s.c2));
-          out[c + 3] = stage(ChannelRequantizer::of(a, c + 3).apply(s.c3));
-        }
+        const TapWalk walk = walk_at(b, oy, ox);
         for (int32_t c = blocked; c < channels; ++c) {
           uint32_t sum = 0;
-          const int8_t* x_row = x_first + c;
-          const int8_t* w_row = w_first + c;
-          for (int32_t fy = rows.begin; fy < rows.end; ++fy, x_row += x_row_step, w_row += filter_row_pitch) {
+          const int8_t* x_row = walk.x + c;
+          const int8_t* w_row = walk.w + c;
+          for (int32_t fy = 0; fy < walk.rows; ++fy, x_row += x_row_step, w_row += filter_row_pitch) {
             const int8_t* x = x_row;
             const int8_t* w = w_row;
-            for (int32_t fx = cols.begin; fx < cols.end; ++fx, x += x_col_step, w += pixel_pitch) {
+            for (int32_t fx = 0; fx < walk.cols; ++fx, x += x_col_step, w += pixel_pitch) {
               sum += static_cast<uint32_t>((*x + a.input_offset) * *w);
             }
           }
