@@ -73,25 +73,6 @@ inline Sums2x2 dot_2x2(const int8_t* x, const int8_t* w, size_t k, uint32_t offs
   return {s00, s01, s10, s11};
 }
 
-// Every filter (each k long, at least two) times the patches x and x + k: output pixels
-// out0 and out1 (the same pixel twice when out1 == out0). An odd last filter is computed
-// with the one before it, whose outputs are written again (the same bytes).
-template <bool kOffset>
-inline void filters_times_patches(const int8_t* x, const int8_t* filter, size_t k, int32_t output_c, uint32_t offset2,
-                                  const conv::Int8Arithmetic& a, int8_t* out0, int8_t* out1) {
-  const OutputStage stage(a);
-  for (int32_t oc = 0; oc < output_c; oc += 2) {
-    const int32_t first = oc + 1 < output_c ? oc : oc - 1;
-    const Sums2x2 s = dot_2x2<kOffset>(x, filter + static_cast<size_t>(first) * k, k, offset2);
-    const ChannelRequantizer r0 = ChannelRequantizer::of(a, first);
-    const ChannelRequantizer r1 = ChannelRequantizer::of(a, first + 1);
-    out0[first] = stage(r0.apply(s.p0c0));
-    out0[first + 1] = stage(r1.apply(s.p0c1));
-    out1[first] = stage(r0.apply(s.p1c0));
-    out1[first + 1] = stage(r1.apply(s.p1c1));
-  }
-}
-
 // Walks the output pixels (batch, row, column) in memory order.
 struct PixelCursor {
   int32_t b = 0, y = 0, x = 0;
@@ -137,38 +118,71 @@ inline void gather_patch(const conv::ConvGeometry& g, const int8_t* input, const
   }
 }
 
-// The output pixels two at a time. A pointwise filter with stride 1 over the whole image
-// reads its patches in place (consecutive pixels are k = Cin apart; an odd last pixel pairs
-// with the one before it, written again); other filters gather two patches side by side.
+// Filters per pass over the image: their requantizers sit in a stack table.
+constexpr int32_t kConvChunk = 16;
+
+// The filters [lo, end) (at least two) times the patches x and x + k: output pixels out0
+// and out1 (the same pixel twice when out1 == out0). Filters go in pairs; an odd count's
+// last pair overlaps the one before it, whose outputs are written again (the same bytes).
+// (Every value is read before the first output byte is stored: an int8 store may alias
+// anything, so a load after it would be repeated.)
+template <bool kOffset>
+inline void filters_times_patches(const int8_t* x, const int8_t* filter, size_t k, int32_t lo, int32_t end,
+                                  uint32_t offset2, const ChannelRequantizer* table, const OutputStage& output_stage,
+                                  int8_t* out0, int8_t* out1) {
+  const OutputStage stage = output_stage;
+  for (int32_t oc = lo; oc < end; oc += 2) {
+    const int32_t first = oc + 1 < end ? oc : end - 2;
+    const Sums2x2 s = dot_2x2<kOffset>(x, filter + static_cast<size_t>(first) * k, k, offset2);
+    const ChannelRequantizer r0 = table[first - lo];
+    const ChannelRequantizer r1 = table[first - lo + 1];
+    const int8_t pixel0[2] = {stage(r0.apply(s.p0c0)), stage(r1.apply(s.p0c1))};
+    const int8_t pixel1[2] = {stage(r0.apply(s.p1c0)), stage(r1.apply(s.p1c1))};
+    memcpy(out0 + first, pixel0, 2);
+    memcpy(out1 + first, pixel1, 2);
+  }
+}
+
+// The output pixels two at a time, for each chunk of filters. A pointwise filter with
+// stride 1 over the whole image reads its patches in place (consecutive pixels are k = Cin
+// apart; an odd last pixel pairs with the one before it, written again); other filters
+// gather two patches side by side.
 template <bool kOffset>
 inline void conv2d_pixel_pairs(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter, int8_t* output,
                                const conv::Int8Arithmetic& a, bool in_place, size_t k) {
   const uint32_t offset2 = kOffset ? pair_of(a.input_offset) : 0u;
+  const OutputStage stage(a);
   const size_t pitch = static_cast<size_t>(g.output_c);
   const size_t pixels = static_cast<size_t>(g.batches) * g.output_h * g.output_w;
-  if (in_place) {
-    for (size_t p = 0; p < pixels; p += 2) {
-      const size_t first = p + 1 < pixels ? p : p - 1;
-      int8_t* out = output + first * pitch;
-      filters_times_patches<kOffset>(input + first * k, filter, k, g.output_c, offset2, a, out, out + pitch);
-    }
-    return;
-  }
-  int8_t patches[2 * kMaxPatch];
   const int8_t pad = static_cast<int8_t>(-a.input_offset);  // the checks keep it in int8
-  PixelCursor at;
-  for (size_t p = 0; p < pixels; p += 2) {
-    const bool two = p + 1 < pixels;
-    gather_patch(g, input, at, pad, patches);
-    at.next(g);
-    if (two) {
-      gather_patch(g, input, at, pad, patches + k);
-      at.next(g);
-    } else {
-      memcpy(patches + k, patches, k);  // a lone last pixel, computed twice
+  ChannelRequantizer table[kConvChunk];
+  int8_t patches[2 * kMaxPatch];
+  for (int32_t chunk = 0; chunk < g.output_c; chunk += kConvChunk) {
+    const int32_t end = g.output_c - chunk < kConvChunk ? g.output_c : chunk + kConvChunk;
+    const int32_t lo = end - chunk == 1 ? chunk - 1 : chunk;  // one filter left: pair it with the one before
+    for (int32_t c = lo; c < end; ++c) table[c - lo] = ChannelRequantizer::of(a, c);
+    if (in_place) {
+      for (size_t p = 0; p < pixels; p += 2) {
+        const size_t first = p + 1 < pixels ? p : p - 1;
+        int8_t* out = output + first * pitch;
+        filters_times_patches<kOffset>(input + first * k, filter, k, lo, end, offset2, table, stage, out, out + pitch);
+      }
+      continue;
     }
-    int8_t* out = output + p * pitch;
-    filters_times_patches<kOffset>(patches, filter, k, g.output_c, offset2, a, out, two ? out + pitch : out);
+    PixelCursor at;
+    for (size_t p = 0; p < pixels; p += 2) {
+      const bool two = p + 1 < pixels;
+      gather_patch(g, input, at, pad, patches);
+      at.next(g);
+      if (two) {
+        gather_patch(g, input, at, pad, patches + k);
+        at.next(g);
+      } else {
+        memcpy(patches + k, patches, k);  // a lone last pixel, computed twice
+      }
+      int8_t* out = output + p * pitch;
+      filters_times_patches<kOffset>(patches, filter, k, lo, end, offset2, table, stage, out, two ? out + pitch : out);
+    }
   }
 }
 

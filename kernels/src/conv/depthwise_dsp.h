@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "conv_arithmetic.h"
 #include "conv_geometry.h"
@@ -109,11 +110,11 @@ inline bool depthwise_conv2d_s8(const conv::ConvGeometry& g, const int8_t* input
                 for (int32_t fx = 0; fx < walk.cols; ++fx, x += x_col_step, w += pixel_pitch) depthwise_tap4(x, w, offset2, s);
               }
             }
+            // All four before storing: an int8 store may alias the table.
             const ChannelRequantizer* r = table + (c - chunk);
-            out[c] = stage(r[0].apply(s.c0));
-            out[c + 1] = stage(r[1].apply(s.c1));
-            out[c + 2] = stage(r[2].apply(s.c2));
-            out[c + 3] = stage(r[3].apply(s.c3));
+            const int8_t values[4] = {stage(r[0].apply(s.c0)), stage(r[1].apply(s.c1)), stage(r[2].apply(s.c2)),
+                                      stage(r[3].apply(s.c3))};
+            memcpy(out + c, values, 4);
           }
         }
       }

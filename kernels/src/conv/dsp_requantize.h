@@ -15,22 +15,29 @@
 #if GRT_KERNELS_DSP
 namespace grt::kernels::dsp {
 
-// One output channel's bias and requantization, loaded once and applied to several sums.
+// One output channel's bias and requantization, worked out once and applied to many sums.
 struct ChannelRequantizer {
   uint32_t bias;
   int32_t multiplier;
   int32_t left;   // shift > 0 ? shift : 0
   int32_t right;  // shift > 0 ? 0 : -shift
+  int32_t mask;   // 2^right - 1: rounding_divide_by_pot's remainder mask
+  int32_t half;   // mask >> 1: its threshold for a non-negative value
 
   static ChannelRequantizer of(const conv::Int8Arithmetic& a, int32_t c) {
     const int32_t shift = a.shifts[c];
+    const int32_t right = shift > 0 ? 0 : -shift;
+    const int32_t mask = static_cast<int32_t>((uint32_t{1} << right) - 1u);
     return {a.bias != nullptr ? static_cast<uint32_t>(a.bias[c]) : 0u, a.multipliers[c], shift > 0 ? shift : 0,
-            shift > 0 ? 0 : -shift};
+            right, mask, mask >> 1};
   }
-  // multiply_by_quantized_multiplier(sum + bias, multiplier, shift).
+  // multiply_by_quantized_multiplier(sum + bias, multiplier, shift): rounding_divide_by_pot
+  // with its mask and threshold precomputed.
   int32_t apply(uint32_t sum) const {
     const int32_t shifted = static_cast<int32_t>((sum + bias) << left);
-    return rounding_divide_by_pot(rounding_high_mul(shifted, multiplier), right);
+    const int32_t high = rounding_high_mul(shifted, multiplier);
+    const int32_t threshold = half + static_cast<int32_t>(static_cast<uint32_t>(high) >> 31);
+    return (high >> right) + ((high & mask) > threshold ? 1 : 0);
   }
 };
 
