@@ -93,13 +93,15 @@ inline bool depthwise_conv2d_s8(const conv::ConvGeometry& g, const int8_t* input
           for (int32_t c = chunk; c < chunk_end; c += 4) {
             Sums4 s{0, 0, 0, 0};
             if (walk.whole_3x3) {
+              // Pointers stepped tap by tap (the filter's nine taps are pixel_pitch apart),
+              // so no tap offset has to be kept in a register.
+              const int8_t* x_row = walk.x + c;
+              const int8_t* w = walk.w + c;
 #pragma GCC unroll 3
-              for (int fy = 0; fy < 3; ++fy) {
+              for (int fy = 0; fy < 3; ++fy, x_row += row_pitch) {
+                const int8_t* x = x_row;
 #pragma GCC unroll 3
-                for (int fx = 0; fx < 3; ++fx) {
-                  depthwise_tap4(walk.x + fy * row_pitch + fx * pixel_pitch + c,
-                                 walk.w + fy * filter_row_pitch + fx * pixel_pitch + c, offset2, s);
-                }
+                for (int fx = 0; fx < 3; ++fx, x += pixel_pitch, w += pixel_pitch) depthwise_tap4(x, w, offset2, s);
               }
             } else {
               const int8_t* x_row = walk.x + c;
