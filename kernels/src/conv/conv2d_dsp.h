@@ -126,11 +126,11 @@ constexpr int32_t kConvChunk = 16;
 // last pair overlaps the one before it, whose outputs are written again (the same bytes).
 // (Every value is read before the first output byte is stored: an int8 store may alias
 // anything, so a load after it would be repeated.)
-template <bool kOffset>
+template <bool kOffset, class Stage>
 inline void filters_times_patches(const int8_t* x, const int8_t* filter, size_t k, int32_t lo, int32_t end,
-                                  uint32_t offset2, const ChannelRequantizer* table, const OutputStage& output_stage,
+                                  uint32_t offset2, const ChannelRequantizer* table, const Stage& output_stage,
                                   int8_t* out0, int8_t* out1) {
-  const OutputStage stage = output_stage;
+  const Stage stage = output_stage;
   for (int32_t oc = lo; oc < end; oc += 2) {
     const int32_t first = oc + 1 < end ? oc : end - 2;
     const Sums2x2 s = dot_2x2<kOffset>(x, filter + static_cast<size_t>(first) * k, k, offset2);
@@ -147,11 +147,11 @@ inline void filters_times_patches(const int8_t* x, const int8_t* filter, size_t 
 // stride 1 over the whole image reads its patches in place (consecutive pixels are k = Cin
 // apart; an odd last pixel pairs with the one before it, written again); other filters
 // gather two patches side by side.
-template <bool kOffset>
+template <bool kOffset, class Stage>
 inline void conv2d_pixel_pairs(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter, int8_t* output,
                                const conv::Int8Arithmetic& a, bool in_place, size_t k) {
   const uint32_t offset2 = kOffset ? pair_of(a.input_offset) : 0u;
-  const OutputStage stage(a);
+  const Stage stage(a);
   const size_t pitch = static_cast<size_t>(g.output_c);
   const size_t pixels = static_cast<size_t>(g.batches) * g.output_h * g.output_w;
   const int8_t pad = static_cast<int8_t>(-a.input_offset);  // the checks keep it in int8
@@ -165,7 +165,7 @@ inline void conv2d_pixel_pairs(const conv::ConvGeometry& g, const int8_t* input,
       for (size_t p = 0; p < pixels; p += 2) {
         const size_t first = p + 1 < pixels ? p : p - 1;
         int8_t* out = output + first * pitch;
-        filters_times_patches<kOffset>(input + first * k, filter, k, lo, end, offset2, table, stage, out, out + pitch);
+        filters_times_patches<kOffset, Stage>(input + first * k, filter, k, lo, end, offset2, table, stage, out, out + pitch);
       }
       continue;
     }
@@ -181,7 +181,7 @@ inline void conv2d_pixel_pairs(const conv::ConvGeometry& g, const int8_t* input,
         memcpy(patches + k, patches, k);  // a lone last pixel, computed twice
       }
       int8_t* out = output + p * pitch;
-      filters_times_patches<kOffset>(patches, filter, k, lo, end, offset2, table, stage, out, two ? out + pitch : out);
+      filters_times_patches<kOffset, Stage>(patches, filter, k, lo, end, offset2, table, stage, out, two ? out + pitch : out);
     }
   }
 }
@@ -202,9 +202,13 @@ inline bool conv2d_s8(const conv::ConvGeometry& g, const int8_t* input, const in
   if (folded_bias != nullptr) {
     conv::Int8Arithmetic folded = a;
     folded.bias = folded_bias;
-    conv2d_pixel_pairs<false>(g, input, filter, output, folded, in_place, k);
+    if (clamps_to_int8(a)) {
+      conv2d_pixel_pairs<false, FullRangeOutputStage>(g, input, filter, output, folded, in_place, k);
+    } else {
+      conv2d_pixel_pairs<false, OutputStage>(g, input, filter, output, folded, in_place, k);
+    }
   } else {
-    conv2d_pixel_pairs<true>(g, input, filter, output, a, in_place, k);
+    conv2d_pixel_pairs<true, OutputStage>(g, input, filter, output, a, in_place, k);
   }
   return true;
 }

@@ -46,12 +46,11 @@ struct TapWalk {
   bool whole_3x3;
 };
 
-// depthwise_conv2d_s8 when output channels == input channels; false (nothing written)
-// otherwise. Channels go in chunks of kDepthwiseChunk (multiples of 4), each chunk over the
-// whole image with its requantizers worked out once; leftover channels one by one.
-inline bool depthwise_conv2d_s8(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter, int8_t* output,
-                                const conv::Int8Arithmetic& a) {
-  if (g.output_c != g.input_c) return false;
+// Channels in chunks of kDepthwiseChunk (multiples of 4), each chunk over the whole image
+// with its requantizers worked out once; leftover channels one by one.
+template <class Stage>
+inline void depthwise_multiplier1(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter, int8_t* output,
+                                  const conv::Int8Arithmetic& a) {
   const int32_t channels = g.output_c;
   const int32_t blocked = channels & ~3;
   const size_t pixel_pitch = static_cast<size_t>(channels);
@@ -60,7 +59,7 @@ inline bool depthwise_conv2d_s8(const conv::ConvGeometry& g, const int8_t* input
   const size_t x_row_step = static_cast<size_t>(g.dilation_h) * row_pitch;
   const size_t x_col_step = static_cast<size_t>(g.dilation_w) * pixel_pitch;
   const uint32_t offset2 = pair_of(a.input_offset);
-  const OutputStage stage(a);
+  const Stage stage(a);
   const bool unit_3x3 = g.filter_h == 3 && g.filter_w == 3 && g.dilation_h == 1 && g.dilation_w == 1;
   // The taps of output pixel (b, oy, ox) inside the image.
   const auto walk_at = [&](int32_t b, int32_t oy, int32_t ox) {
@@ -122,7 +121,7 @@ inline bool depthwise_conv2d_s8(const conv::ConvGeometry& g, const int8_t* input
       }
     }
   }
-  if (blocked == channels) return true;
+  if (blocked == channels) return;
   int8_t* out = output;
   for (int32_t b = 0; b < g.batches; ++b) {
     for (int32_t oy = 0; oy < g.output_h; ++oy) {
@@ -143,6 +142,18 @@ inline bool depthwise_conv2d_s8(const conv::ConvGeometry& g, const int8_t* input
         }
       }
     }
+  }
+}
+
+// depthwise_conv2d_s8 when output channels == input channels; false (nothing written)
+// otherwise.
+inline bool depthwise_conv2d_s8(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter, int8_t* output,
+                                const conv::Int8Arithmetic& a) {
+  if (g.output_c != g.input_c) return false;
+  if (clamps_to_int8(a)) {
+    depthwise_multiplier1<FullRangeOutputStage>(g, input, filter, output, a);
+  } else {
+    depthwise_multiplier1<OutputStage>(g, input, filter, output, a);
   }
   return true;
 }

@@ -62,6 +62,8 @@ inline uint32_t smlad(uint32_t a, uint32_t b, uint32_t acc) {
 }
 inline uint32_t smlabb(uint32_t a, uint32_t b, uint32_t acc) { return acc + static_cast<uint32_t>(lo16(a) * lo16(b)); }
 inline uint32_t smlatt(uint32_t a, uint32_t b, uint32_t acc) { return acc + static_cast<uint32_t>(hi16(a) * hi16(b)); }
+// x clamped to [-128, 127] (SSAT #8).
+inline int32_t ssat8(int32_t x) { return x < -128 ? -128 : (x > 127 ? 127 : x); }
 // (x * m + 2^30) >> 31 in 64 bits, which fits int32 for m in [0, INT32_MAX].
 inline int32_t rounding_high_mul(int32_t x, int32_t m) {
   return static_cast<int32_t>((static_cast<int64_t>(x) * m + (int64_t{1} << 30)) >> 31);
@@ -94,6 +96,7 @@ inline uint32_t smlabb(uint32_t a, uint32_t b, uint32_t acc) {
 inline uint32_t smlatt(uint32_t a, uint32_t b, uint32_t acc) {
   return static_cast<uint32_t>(__smlatt(static_cast<int32_t>(a), static_cast<int32_t>(b), static_cast<int32_t>(acc)));
 }
+inline int32_t ssat8(int32_t x) { return __ssat(x, 8); }
 // GCC 12 widens the int32 operands into a 64x64 multiply here; SMULL and four more.
 inline int32_t rounding_high_mul(int32_t x, int32_t m) {
   uint32_t lo, hi;

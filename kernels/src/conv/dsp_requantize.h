@@ -55,6 +55,19 @@ struct OutputStage {
   }
 };
 
+// The same when the clamp is the whole int8 range (every layer of the MLPerf Tiny models
+// and person_detect): one saturating instruction.
+struct FullRangeOutputStage {
+  int32_t offset;
+
+  explicit FullRangeOutputStage(const conv::Int8Arithmetic& a) : offset(a.output_offset) {}
+  int8_t operator()(int32_t value) const { return static_cast<int8_t>(ssat8(wrapping_add(value, offset))); }
+};
+
+inline bool clamps_to_int8(const conv::Int8Arithmetic& a) {
+  return a.activation_min == INT8_MIN && a.activation_max == INT8_MAX;
+}
+
 }  // namespace grt::kernels::dsp
 #endif  // GRT_KERNELS_DSP
 
