@@ -134,8 +134,8 @@ inline void filters_times_patches(const int8_t* x, const int8_t* filter, size_t 
   for (int32_t oc = lo; oc < end; oc += 2) {
     const int32_t first = oc + 1 < end ? oc : end - 2;
     const Sums2x2 s = dot_2x2<kOffset>(x, filter + static_cast<size_t>(first) * k, k, offset2);
-    const ChannelRequantizer r0 = table[first - lo];
-    const ChannelRequantizer r1 = table[first - lo + 1];
+    const ChannelRequantizer& r0 = table[first - lo];
+    const ChannelRequantizer& r1 = table[first - lo + 1];
     const int8_t pixel0[2] = {stage(r0.apply(s.p0c0)), stage(r1.apply(s.p0c1))};
     const int8_t pixel1[2] = {stage(r0.apply(s.p1c0)), stage(r1.apply(s.p1c1))};
     memcpy(out0 + first, pixel0, 2);

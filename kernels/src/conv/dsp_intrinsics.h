@@ -64,6 +64,12 @@ inline uint32_t smlabb(uint32_t a, uint32_t b, uint32_t acc) { return acc + stat
 inline uint32_t smlatt(uint32_t a, uint32_t b, uint32_t acc) { return acc + static_cast<uint32_t>(hi16(a) * hi16(b)); }
 // x clamped to [-128, 127] (SSAT #8).
 inline int32_t ssat8(int32_t x) { return x < -128 ? -128 : (x > 127 ? 127 : x); }
+// The high word of (hi:lo) + x * m, a 64-bit signed sum (SMLAL).
+inline int32_t smlal_high(int32_t x, int32_t m, uint32_t lo, int32_t hi) {
+  const uint64_t start = (static_cast<uint64_t>(static_cast<uint32_t>(hi)) << 32) | lo;
+  const uint64_t sum = start + static_cast<uint64_t>(static_cast<int64_t>(x) * m);
+  return static_cast<int32_t>(static_cast<uint32_t>(sum >> 32));
+}
 // (x * m + 2^30) >> 31 in 64 bits, which fits int32 for m in [0, INT32_MAX].
 inline int32_t rounding_high_mul(int32_t x, int32_t m) {
   return static_cast<int32_t>((static_cast<int64_t>(x) * m + (int64_t{1} << 30)) >> 31);
@@ -97,6 +103,10 @@ inline uint32_t smlatt(uint32_t a, uint32_t b, uint32_t acc) {
   return static_cast<uint32_t>(__smlatt(static_cast<int32_t>(a), static_cast<int32_t>(b), static_cast<int32_t>(acc)));
 }
 inline int32_t ssat8(int32_t x) { return __ssat(x, 8); }
+inline int32_t smlal_high(int32_t x, int32_t m, uint32_t lo, int32_t hi) {
+  __asm__("smlal %0, %1, %2, %3" : "+r"(lo), "+r"(hi) : "r"(x), "r"(m));
+  return hi;
+}
 // GCC 12 widens the int32 operands into a 64x64 multiply here; SMULL and four more.
 inline int32_t rounding_high_mul(int32_t x, int32_t m) {
   uint32_t lo, hi;

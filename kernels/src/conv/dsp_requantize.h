@@ -16,28 +16,40 @@
 namespace grt::kernels::dsp {
 
 // One output channel's bias and requantization, worked out once and applied to many sums.
+//
+// For a right shift e >= 1 the two roundings fold into one 64-bit sum. With p = x * m and
+// h = (p + 2^30) >> 31, rounding_divide_by_pot(h, e) = (h + 2^(e-1) - [h < 0]) >> e, which
+// is (p + 2^30 + (2^(e-1) - [h < 0]) * 2^31) >> (31 + e) (floor of a floor); as 31 + e >= 32
+// that is the high word of the sum shifted right by e - 1. [h < 0] may be replaced by
+// [x < 0] (m >= 0): they differ only when p is in [-2^30, 0), where h = 0 and either
+// correction leaves the quotient 0. So: SMLAL onto a per-channel 64-bit start, one of two by
+// the sign of x, and one shift.
 struct ChannelRequantizer {
   uint32_t bias;
   int32_t multiplier;
-  int32_t left;   // shift > 0 ? shift : 0
-  int32_t right;  // shift > 0 ? 0 : -shift
-  int32_t mask;   // 2^right - 1: rounding_divide_by_pot's remainder mask
-  int32_t half;   // mask >> 1: its threshold for a non-negative value
+  int32_t left;              // shift > 0 ? shift : 0
+  int32_t right;             // shift > 0 ? 0 : -shift
+  uint32_t start_lo[2];      // 2^30 + 2^(30 + right), minus 2^31 in [1]: for x >= 0, x < 0
+  int32_t start_hi[2];
 
   static ChannelRequantizer of(const conv::Int8Arithmetic& a, int32_t c) {
     const int32_t shift = a.shifts[c];
     const int32_t right = shift > 0 ? 0 : -shift;
-    const int32_t mask = static_cast<int32_t>((uint32_t{1} << right) - 1u);
-    return {a.bias != nullptr ? static_cast<uint32_t>(a.bias[c]) : 0u, a.multipliers[c], shift > 0 ? shift : 0,
-            right, mask, mask >> 1};
+    const uint64_t start = (uint64_t{1} << 30) + (uint64_t{1} << (30 + right));
+    const uint64_t start_negative = start - (uint64_t{1} << 31);
+    return {a.bias != nullptr ? static_cast<uint32_t>(a.bias[c]) : 0u,
+            a.multipliers[c],
+            shift > 0 ? shift : 0,
+            right,
+            {static_cast<uint32_t>(start), static_cast<uint32_t>(start_negative)},
+            {static_cast<int32_t>(start >> 32), static_cast<int32_t>(start_negative >> 32)}};
   }
-  // multiply_by_quantized_multiplier(sum + bias, multiplier, shift): rounding_divide_by_pot
-  // with its mask and threshold precomputed.
+  // multiply_by_quantized_multiplier(sum + bias, multiplier, shift).
   int32_t apply(uint32_t sum) const {
-    const int32_t shifted = static_cast<int32_t>((sum + bias) << left);
-    const int32_t high = rounding_high_mul(shifted, multiplier);
-    const int32_t threshold = half + static_cast<int32_t>(static_cast<uint32_t>(high) >> 31);
-    return (high >> right) + ((high & mask) > threshold ? 1 : 0);
+    const int32_t x = static_cast<int32_t>((sum + bias) << left);
+    if (__builtin_expect(right == 0, 0)) return rounding_high_mul(x, multiplier);
+    const int negative = x < 0 ? 1 : 0;
+    return smlal_high(x, multiplier, start_lo[negative], start_hi[negative]) >> (right - 1);
   }
 };
 
