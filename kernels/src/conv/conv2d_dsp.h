@@ -124,8 +124,6 @@ constexpr int32_t kConvChunk = 16;
 // The filters [lo, end) (at least two) times the patches x and x + k: output pixels out0
 // and out1 (the same pixel twice when out1 == out0). Filters go in pairs; an odd count's
 // last pair overlaps the one before it, whose outputs are written again (the same bytes).
-// (Every value is read before the first output byte is stored: an int8 store may alias
-// anything, so a load after it would be repeated.)
 template <bool kOffset, class Stage>
 inline void filters_times_patches(const int8_t* x, const int8_t* filter, size_t k, int32_t lo, int32_t end,
                                   uint32_t offset2, const ChannelRequantizer* table, const Stage& output_stage,
@@ -136,10 +134,13 @@ inline void filters_times_patches(const int8_t* x, const int8_t* filter, size_t 
     const Sums2x2 s = dot_2x2<kOffset>(x, filter + static_cast<size_t>(first) * k, k, offset2);
     const ChannelRequantizer& r0 = table[first - lo];
     const ChannelRequantizer& r1 = table[first - lo + 1];
-    const int8_t pixel0[2] = {stage(r0.apply(s.p0c0)), stage(r1.apply(s.p0c1))};
-    const int8_t pixel1[2] = {stage(r0.apply(s.p1c0)), stage(r1.apply(s.p1c1))};
-    memcpy(out0 + first, pixel0, 2);
-    memcpy(out1 + first, pixel1, 2);
+    // Each filter's two outputs, then their stores (a store may alias the table).
+    const int8_t v00 = stage(r0.apply(s.p0c0)), v10 = stage(r0.apply(s.p1c0));
+    out0[first] = v00;
+    out1[first] = v10;
+    const int8_t v01 = stage(r1.apply(s.p0c1)), v11 = stage(r1.apply(s.p1c1));
+    out0[first + 1] = v01;
+    out1[first + 1] = v11;
   }
 }
 

@@ -27,9 +27,9 @@ namespace grt::kernels::dsp {
 struct ChannelRequantizer {
   uint32_t bias;
   int32_t multiplier;
-  int32_t left;              // shift > 0 ? shift : 0
-  int32_t right;             // shift > 0 ? 0 : -shift
-  uint32_t start_lo[2];      // 2^30 + 2^(30 + right), minus 2^31 in [1]: for x >= 0, x < 0
+  int32_t left;          // shift > 0 ? shift : 0
+  int32_t high_shift;    // right - 1 for right = -shift >= 1; -1 when there is no right shift
+  uint32_t start_lo[2];  // 2^30 + 2^(30 + right), minus 2^31 in [1]: for x >= 0, x < 0
   int32_t start_hi[2];
 
   static ChannelRequantizer of(const conv::Int8Arithmetic& a, int32_t c) {
@@ -40,16 +40,16 @@ struct ChannelRequantizer {
     return {a.bias != nullptr ? static_cast<uint32_t>(a.bias[c]) : 0u,
             a.multipliers[c],
             shift > 0 ? shift : 0,
-            right,
+            right - 1,
             {static_cast<uint32_t>(start), static_cast<uint32_t>(start_negative)},
             {static_cast<int32_t>(start >> 32), static_cast<int32_t>(start_negative >> 32)}};
   }
   // multiply_by_quantized_multiplier(sum + bias, multiplier, shift).
   int32_t apply(uint32_t sum) const {
-    const int32_t x = static_cast<int32_t>((sum + bias) << left);
-    if (__builtin_expect(right == 0, 0)) return rounding_high_mul(x, multiplier);
+    const int32_t x = static_cast<int32_t>(sum + bias);
+    if (__builtin_expect(high_shift < 0, 0)) return rounding_high_mul(static_cast<int32_t>(static_cast<uint32_t>(x) << left), multiplier);
     const int negative = x < 0 ? 1 : 0;
-    return smlal_high(x, multiplier, start_lo[negative], start_hi[negative]) >> (right - 1);
+    return smlal_high(x, multiplier, start_lo[negative], start_hi[negative]) >> high_shift;
   }
 };
 
