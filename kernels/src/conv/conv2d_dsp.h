@@ -144,10 +144,20 @@ inline void filters_times_patches(const int8_t* x, const int8_t* filter, size_t 
   }
 }
 
-// The output pixels two at a time, for each chunk of filters. A pointwise filter with
-// stride 1 over the whole image reads its patches in place (consecutive pixels are k = Cin
-// apart; an odd last pixel pairs with the one before it, written again); other filters
-// gather two patches side by side.
+// The filters [lo, end) of the chunk starting at `chunk` (a lone last filter pairs with the
+// one before it), their requantizers into `table`.
+inline int32_t chunk_table(const conv::Int8Arithmetic& a, int32_t chunk, int32_t output_c, ChannelRequantizer* table,
+                           int32_t* end) {
+  *end = output_c - chunk < kConvChunk ? output_c : chunk + kConvChunk;
+  const int32_t lo = *end - chunk == 1 ? chunk - 1 : chunk;
+  for (int32_t c = lo; c < *end; ++c) table[c - lo] = ChannelRequantizer::of(a, c);
+  return lo;
+}
+
+// The output pixels two at a time, the filters in chunks. A pointwise filter with stride 1
+// over the whole image reads its patches in place (consecutive pixels are k = Cin apart; an
+// odd last pixel pairs with the one before it, written again), chunk by chunk over the
+// image; other filters gather two patches side by side, once, for every chunk.
 template <bool kOffset, class Stage>
 inline void conv2d_pixel_pairs(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter, int8_t* output,
                                const conv::Int8Arithmetic& a, bool in_place, size_t k) {
@@ -155,33 +165,37 @@ inline void conv2d_pixel_pairs(const conv::ConvGeometry& g, const int8_t* input,
   const Stage stage(a);
   const size_t pitch = static_cast<size_t>(g.output_c);
   const size_t pixels = static_cast<size_t>(g.batches) * g.output_h * g.output_w;
-  const int8_t pad = static_cast<int8_t>(-a.input_offset);  // the checks keep it in int8
   ChannelRequantizer table[kConvChunk];
-  int8_t patches[2 * kMaxPatch];
-  for (int32_t chunk = 0; chunk < g.output_c; chunk += kConvChunk) {
-    const int32_t end = g.output_c - chunk < kConvChunk ? g.output_c : chunk + kConvChunk;
-    const int32_t lo = end - chunk == 1 ? chunk - 1 : chunk;  // one filter left: pair it with the one before
-    for (int32_t c = lo; c < end; ++c) table[c - lo] = ChannelRequantizer::of(a, c);
-    if (in_place) {
+  int32_t end = 0;
+  if (in_place) {
+    for (int32_t chunk = 0; chunk < g.output_c; chunk += kConvChunk) {
+      const int32_t lo = chunk_table(a, chunk, g.output_c, table, &end);
       for (size_t p = 0; p < pixels; p += 2) {
         const size_t first = p + 1 < pixels ? p : p - 1;
         int8_t* out = output + first * pitch;
         filters_times_patches<kOffset, Stage>(input + first * k, filter, k, lo, end, offset2, table, stage, out, out + pitch);
       }
-      continue;
     }
-    PixelCursor at;
-    for (size_t p = 0; p < pixels; p += 2) {
-      const bool two = p + 1 < pixels;
-      gather_patch(g, input, at, pad, patches);
+    return;
+  }
+  const int8_t pad = static_cast<int8_t>(-a.input_offset);  // the checks keep it in int8
+  int8_t patches[2 * kMaxPatch];
+  const bool one_chunk = g.output_c <= kConvChunk;  // then the table is made once
+  int32_t lo = one_chunk ? chunk_table(a, 0, g.output_c, table, &end) : 0;
+  PixelCursor at;
+  for (size_t p = 0; p < pixels; p += 2) {
+    const bool two = p + 1 < pixels;
+    gather_patch(g, input, at, pad, patches);
+    at.next(g);
+    if (two) {
+      gather_patch(g, input, at, pad, patches + k);
       at.next(g);
-      if (two) {
-        gather_patch(g, input, at, pad, patches + k);
-        at.next(g);
-      } else {
-        memcpy(patches + k, patches, k);  // a lone last pixel, computed twice
-      }
-      int8_t* out = output + p * pitch;
+    } else {
+      memcpy(patches + k, patches, k);  // a lone last pixel, computed twice
+    }
+    int8_t* out = output + p * pitch;
+    for (int32_t chunk = 0; chunk < g.output_c; chunk += kConvChunk) {
+      if (!one_chunk) lo = chunk_table(a, chunk, g.output_c, table, &end);
       filters_times_patches<kOffset, Stage>(patches, filter, k, lo, end, offset2, table, stage, out, two ? out + pitch : out);
     }
   }
