@@ -85,6 +85,20 @@ struct PixelCursor {
   }
 };
 
+// Bytes [0, n) of `to` from `from`, or set to `fill` when `from` is null: short runs (a
+// filter row of a one-channel input) by a byte loop, cheaper than a library call.
+inline void copy_or_fill(int8_t* to, const int8_t* from, size_t n, int8_t fill) {
+  if (n > 16) {
+    if (from != nullptr) {
+      memcpy(to, from, n);
+    } else {
+      memset(to, fill, n);
+    }
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) to[i] = from != nullptr ? from[i] : fill;
+}
+
 // The patch of output pixel `at`, filter-ordered (rows, columns, channels), into `patch`.
 inline void gather_patch(const conv::ConvGeometry& g, const int8_t* input, const PixelCursor& at, int8_t pad,
                          int8_t* patch) {
@@ -97,24 +111,24 @@ inline void gather_patch(const conv::ConvGeometry& g, const int8_t* input, const
   const conv::TapRange cols = conv::taps_inside(origin_x, g.dilation_w, g.filter_w, g.input_w);
   for (int32_t fy = 0; fy < g.filter_h; ++fy, patch += row_bytes) {
     if (fy < rows.begin || fy >= rows.end || cols.begin >= cols.end) {
-      memset(patch, pad, row_bytes);
+      copy_or_fill(patch, nullptr, row_bytes, pad);
       continue;
     }
     const int32_t in_y = static_cast<int32_t>(origin_y + static_cast<int64_t>(fy) * g.dilation_h);
     const int8_t* row = image + static_cast<size_t>(in_y) * g.input_w * channels;
     const size_t before = static_cast<size_t>(cols.begin) * channels;
     const size_t inside_end = static_cast<size_t>(cols.end) * channels;
-    memset(patch, pad, before);
+    copy_or_fill(patch, nullptr, before, pad);
     const int32_t first_x = static_cast<int32_t>(origin_x + static_cast<int64_t>(cols.begin) * g.dilation_w);
     if (g.dilation_w == 1) {
-      memcpy(patch + before, row + static_cast<size_t>(first_x) * channels, inside_end - before);
+      copy_or_fill(patch + before, row + static_cast<size_t>(first_x) * channels, inside_end - before, pad);
     } else {
       for (int32_t fx = cols.begin; fx < cols.end; ++fx) {
         const int32_t in_x = first_x + (fx - cols.begin) * g.dilation_w;
-        memcpy(patch + static_cast<size_t>(fx) * channels, row + static_cast<size_t>(in_x) * channels, channels);
+        copy_or_fill(patch + static_cast<size_t>(fx) * channels, row + static_cast<size_t>(in_x) * channels, channels, pad);
       }
     }
-    memset(patch + inside_end, pad, row_bytes - inside_end);
+    copy_or_fill(patch + inside_end, nullptr, row_bytes - inside_end, pad);
   }
 }
 
