@@ -189,19 +189,38 @@ std::vector<Geometry> fixed_geometries(bool depthwise) {
   return list;
 }
 
+// A random spec and input over `g`, with what the portable kernel (through a one-node
+// model) and the reference loops make of them.
+struct Case {
+  S8 spec;
+  std::vector<int8_t> input, portable, expected;
+};
+
+Case random_case(const Geometry& g, std::mt19937& engine, bool depthwise) {
+  Case c;
+  c.spec = random_spec(g, engine);
+  const S8& s = c.spec;
+  c.input = pattern<int8_t>(elements(g.input), engine(), -128, 127);
+  const std::string kernel = depthwise ? "depthwise_conv2d_s8" : "conv2d_s8";
+  c.portable = run<int8_t>(conv_model(kernel, Layout::kQuantizedWithOffsets, s), c.input);
+  const ref::Nhwc in(g.input), f(g.filter), out(g.output);
+  const auto product = [&](int x, int k) {
+    return int64_t(s.filter[size_t(k)]) * (int64_t(c.input[size_t(x)]) + s.input_offset);
+  };
+  c.expected = finish_quantized(s, depthwise ? ref::depthwise_sums<int64_t>(in, f, out, g.window, product)
+                                             : ref::conv2d_sums<int64_t>(in, f, out, g.window, product),
+                                false);
+  return c;
+}
+
 TEST(Conv2dDsp, MatchesThePortableKernelAndTflmOnRandomShapes) {
   std::mt19937 engine(2024);
   std::vector<Geometry> shapes = fixed_geometries(false);
   for (int i = 0; i < 120; ++i) shapes.push_back(random_geometry(engine, false));
   int handled = 0;
   for (const Geometry& g : shapes) {
-    const S8 s = random_spec(g, engine);
-    const auto input = pattern<int8_t>(elements(g.input), engine(), -128, 127);
-    const auto portable = run<int8_t>(conv_model("conv2d_s8", Layout::kQuantizedWithOffsets, s), input);
-    const ref::Nhwc in(g.input), f(g.filter), out(g.output);
-    const auto expected = finish_quantized(s, ref::conv2d_sums<int64_t>(in, f, out, g.window, [&](int x, int k) {
-      return int64_t(s.filter[size_t(k)]) * (int64_t(input[size_t(x)]) + s.input_offset);
-    }), false);
+    const Case c = random_case(g, engine, false);
+    const S8& s = c.spec;
     const conv::ConvGeometry cg = geometry_of(s);
     const bool gathered = !(conv::is_pointwise(cg) && cg.stride_h == 1 && cg.stride_w == 1 &&
                             cg.output_h == cg.input_h && cg.output_w == cg.input_w && cg.batches * cg.output_h * cg.output_w >= 2);
@@ -211,7 +230,7 @@ TEST(Conv2dDsp, MatchesThePortableKernelAndTflmOnRandomShapes) {
     const std::vector<int32_t> folded = folded_bias(s);
     for (const int32_t* folded_or_null : {static_cast<const int32_t*>(nullptr), folded.data()}) {
       std::vector<int8_t> got(elements(g.output), 0x55);
-      ASSERT_EQ(dsp::conv2d_s8(cg, input.data(), s.filter.data(), got.data(), arithmetic_of(s), folded_or_null),
+      ASSERT_EQ(dsp::conv2d_s8(cg, c.input.data(), s.filter.data(), got.data(), arithmetic_of(s), folded_or_null),
                 should_handle)
           << ::testing::PrintToString(g.input) << " filter " << ::testing::PrintToString(g.filter);
       if (!should_handle) {
@@ -219,10 +238,10 @@ TEST(Conv2dDsp, MatchesThePortableKernelAndTflmOnRandomShapes) {
         continue;
       }
       ++handled;
-      EXPECT_EQ(got, portable) << "input " << ::testing::PrintToString(g.input) << " filter "
-                               << ::testing::PrintToString(g.filter) << " offset " << s.input_offset
-                               << (folded_or_null != nullptr ? " folded" : "");
-      EXPECT_EQ(got, expected) << "input " << ::testing::PrintToString(g.input);
+      EXPECT_EQ(got, c.portable) << "input " << ::testing::PrintToString(g.input) << " filter "
+                                 << ::testing::PrintToString(g.filter) << " offset " << s.input_offset
+                                 << (folded_or_null != nullptr ? " folded" : "");
+      EXPECT_EQ(got, c.expected) << "input " << ::testing::PrintToString(g.input);
     }
   }
   EXPECT_GT(handled, 200);  // the random shapes mostly take the DSP path, in both forms
@@ -258,18 +277,13 @@ TEST(DepthwiseDsp, MatchesThePortableKernelAndTflmOnRandomShapes) {
   std::vector<Geometry> shapes = fixed_geometries(true);
   for (int i = 0; i < 120; ++i) shapes.push_back(random_geometry(engine, true));
   for (const Geometry& g : shapes) {
-    const S8 s = random_spec(g, engine);
-    const auto input = pattern<int8_t>(elements(g.input), engine(), -128, 127);
-    const auto portable = run<int8_t>(conv_model("depthwise_conv2d_s8", Layout::kQuantizedWithOffsets, s), input);
-    const ref::Nhwc in(g.input), f(g.filter), out(g.output);
-    const auto expected = finish_quantized(s, ref::depthwise_sums<int64_t>(in, f, out, g.window, [&](int x, int k) {
-      return int64_t(s.filter[size_t(k)]) * (int64_t(input[size_t(x)]) + s.input_offset);
-    }), false);
+    const Case c = random_case(g, engine, true);
+    const S8& s = c.spec;
     std::vector<int8_t> got(elements(g.output), 0x55);
-    ASSERT_TRUE(dsp::depthwise_conv2d_s8(geometry_of(s), input.data(), s.filter.data(), got.data(), arithmetic_of(s)));
-    EXPECT_EQ(got, portable) << "input " << ::testing::PrintToString(g.input) << " filter "
-                             << ::testing::PrintToString(g.filter) << " offset " << s.input_offset;
-    EXPECT_EQ(got, expected) << "input " << ::testing::PrintToString(g.input);
+    ASSERT_TRUE(dsp::depthwise_conv2d_s8(geometry_of(s), c.input.data(), s.filter.data(), got.data(), arithmetic_of(s)));
+    EXPECT_EQ(got, c.portable) << "input " << ::testing::PrintToString(g.input) << " filter "
+                               << ::testing::PrintToString(g.filter) << " offset " << s.input_offset;
+    EXPECT_EQ(got, c.expected) << "input " << ::testing::PrintToString(g.input);
   }
 }
 
