@@ -109,13 +109,27 @@ inline void gather_patch(const conv::ConvGeometry& g, const int8_t* input, const
   const int64_t origin_x = static_cast<int64_t>(at.x) * g.stride_w - g.pad_left;
   const conv::TapRange rows = conv::taps_inside(origin_y, g.dilation_h, g.filter_h, g.input_h);
   const conv::TapRange cols = conv::taps_inside(origin_x, g.dilation_w, g.filter_w, g.input_w);
+  const size_t image_row = static_cast<size_t>(g.input_w) * channels;
+  if (g.dilation_w == 1 && rows.begin == 0 && rows.end == g.filter_h && cols.begin == 0 && cols.end == g.filter_w) {
+    // The whole window inside (most pixels): one run per filter row.
+    const int8_t* from = image + static_cast<size_t>(origin_y) * image_row + static_cast<size_t>(origin_x) * channels;
+    const size_t row_step = static_cast<size_t>(g.dilation_h) * image_row;
+    for (int32_t fy = 0; fy < g.filter_h; ++fy, patch += row_bytes, from += row_step) {
+      if (row_bytes > 16) {
+        memcpy(patch, from, row_bytes);
+      } else {
+        for (size_t i = 0; i < row_bytes; ++i) patch[i] = from[i];
+      }
+    }
+    return;
+  }
   for (int32_t fy = 0; fy < g.filter_h; ++fy, patch += row_bytes) {
     if (fy < rows.begin || fy >= rows.end || cols.begin >= cols.end) {
       copy_or_fill(patch, nullptr, row_bytes, pad);
       continue;
     }
     const int32_t in_y = static_cast<int32_t>(origin_y + static_cast<int64_t>(fy) * g.dilation_h);
-    const int8_t* row = image + static_cast<size_t>(in_y) * g.input_w * channels;
+    const int8_t* row = image + static_cast<size_t>(in_y) * image_row;
     const size_t before = static_cast<size_t>(cols.begin) * channels;
     const size_t inside_end = static_cast<size_t>(cols.end) * channels;
     copy_or_fill(patch, nullptr, before, pad);
