@@ -1,8 +1,8 @@
 // Int8Arithmetic::finish (conv_arithmetic.h) for the DSP kernels: the same integers, with
-// one 32x32->64 multiply (rounding_high_mul) and 32-bit steps after it. The argument checks prove every
-// multiplier is in [0, INT32_MAX], so saturating_rounding_doubling_high_mul cannot saturate
-// and its (p + nudge) / 2^31 truncated toward zero equals (p + 2^30) >> 31 for both signs of
-// p (depthwise_requantize.h derives it), a value that fits int32.
+// one 32x32->64 multiply-accumulate and a shift (ChannelRequantizer below). The argument
+// checks prove every multiplier is in [0, INT32_MAX], so saturating_rounding_doubling_high_mul
+// cannot saturate and its (p + nudge) / 2^31 truncated toward zero equals (p + 2^30) >> 31
+// for both signs of p (depthwise_requantize.h derives it), a value that fits int32.
 #ifndef GRAPHRT_KERNELS_CONV_DSP_REQUANTIZE_H_
 #define GRAPHRT_KERNELS_CONV_DSP_REQUANTIZE_H_
 
