@@ -8,6 +8,9 @@
 //                    6 stride_h  7 stride_w  8 dilation_h  9 dilation_w  10 pad_top  11 pad_left
 //                    12 input_offset (-input zero point)  13 output_offset (output zero point)
 //                    14 activation_min  15 activation_max
+//                    16 (optional, from the importer) folded bias int32 [Cout] (IntArray):
+//                       bias + input_offset * sum of the filter's weights, wrapped to int32;
+//                       the DSP path sums raw products with it, the portable one ignores it
 //   conv2d_s16 (14): 0 in X int16  1 in filter int8  2 in bias int64 | None  3 out Y int16
 //                    4 multipliers  5 shifts  6..11 window as above
 //                    12 activation_min  13 activation_max        (zero points are 0)
@@ -18,13 +21,15 @@
 // (a filter row, or one tap's channels; a whole 1x1 filter), four output channels sharing
 // each activation load, in vectorizable dot products (conv2d_dot.h). Integer results stay
 // bit-exact; float sums use per-lane partial sums, so they match TFLM to rounding only.
-// Grouped filters keep the plain TFLM-order loops below.
+// Grouped filters keep the plain TFLM-order loops below. On cores with the DSP extension
+// conv2d_s8 takes conv2d_dsp.h's matrix product first.
 #include <stddef.h>
 #include <stdint.h>
 
 #include "../kernel_args.h"
 #include "conv_arithmetic.h"
 #include "conv2d_dot.h"
+#include "conv2d_dsp.h"
 #include "conv_checks.h"
 #include "conv_geometry.h"
 
@@ -120,13 +125,6 @@ struct FloatDots {
   }
   static void single(const float* x, const float* w, size_t n, Accumulator* acc) { conv2d_dot1_f32(x, w, n, acc); }
 };
-
-// A 1x1 filter with no padding whose every output pixel reads inside the image.
-inline bool is_pointwise(const ConvGeometry& g) {
-  return g.filter_h == 1 && g.filter_w == 1 && g.pad_top == 0 && g.pad_left == 0 &&
-         (g.output_h == 0 || static_cast<int64_t>(g.output_h - 1) * g.stride_h < g.input_h) &&
-         (g.output_w == 0 || static_cast<int64_t>(g.output_w - 1) * g.stride_w < g.input_w);
-}
 
 // 1x1 filters (groups == 1): a matrix product of pixels x Cin by Cin x Cout, each output
 // one run of Cin taps.
@@ -281,18 +279,32 @@ GRT_KERNEL_FUNCTION(conv2d_s8) {
   (void)type_codes, (void)num_args, (void)ret_value, (void)ret_type_code, (void)resource_handle;
   const conv::ConvGeometry g = conv::geometry_at(args, 6);
   const auto arithmetic = conv::int8_arithmetic_at<conv::Int8ConvArithmetic>(args);
+  const int8_t* input = data_of<int8_t>(tensor_at(args, conv::kInput));
+  const int8_t* filter = data_of<int8_t>(tensor_at(args, conv::kFilter));
+  int8_t* output = data_of<int8_t>(tensor_at(args, conv::kOutput));
+#if GRT_KERNELS_DSP
+  const int32_t* folded_bias = num_args > 16 ? data_of<int32_t>(tensor_at(args, 16)) : nullptr;
+  if (grt::kernels::dsp::conv2d_s8(g, input, filter, output, arithmetic, folded_bias)) return 0;
+#endif
   const conv::Int8Dots dots{static_cast<int16_t>(arithmetic.input_offset)};
-  conv::conv2d_dispatch(g, data_of<int8_t>(tensor_at(args, conv::kInput)), data_of<int8_t>(tensor_at(args, conv::kFilter)),
-                        data_of<int8_t>(tensor_at(args, conv::kOutput)), arithmetic, dots);
+  conv::conv2d_dispatch(g, input, filter, output, arithmetic, dots);
   return 0;
 }
 
 GRT_CHECK_FUNCTION(conv2d_s8) {
   (void)ret_value, (void)ret_type_code, (void)resource_handle;
   ArgCheck check("conv2d_s8", args, type_codes, num_args);
-  check.count(16);
+  check.count_between(16, 17);
   conv::check_shapes(check, args, ElementType::kInt8, ElementType::kInt8, ElementType::kInt32);
   conv::check_int8_parameters(check, args);
+  if (check.ok() && num_args == 17) {
+    check.tensor(16, ElementType::kInt32, 1);
+    if (check.ok()) {
+      const DLTensor* folded = tensor_at(args, 16);
+      check.expect(folded->shape[0] == conv::output_channels(args) && folded->data != nullptr,
+                   "the folded bias needs one constant per output channel");
+    }
+  }
   return check.result();
 }
 

@@ -62,11 +62,26 @@ struct TapRange {
 // Taps t in [0, taps) with 0 <= origin + t * dilation < size: the ones TFLM does not skip
 // as padding. dilation >= 1.
 inline TapRange taps_inside(int64_t origin, int32_t dilation, int32_t taps, int32_t size) {
+  if (dilation == 1) {  // no division (a library call for int64 on 32-bit cores)
+    int64_t begin = origin >= 0 ? 0 : -origin;
+    int64_t end = size - origin;
+    if (end > taps) end = taps;
+    if (end < 0) end = 0;
+    if (begin > end) begin = end;
+    return {static_cast<int32_t>(begin), static_cast<int32_t>(end)};
+  }
   int64_t begin = origin >= 0 ? 0 : (-origin + dilation - 1) / dilation;
   int64_t end = size - origin <= 0 ? 0 : (size - origin + dilation - 1) / dilation;
   if (end > taps) end = taps;
   if (begin > end) begin = end;
   return {static_cast<int32_t>(begin), static_cast<int32_t>(end)};
+}
+
+// A 1x1 filter with no padding whose every output pixel reads inside the image.
+inline bool is_pointwise(const ConvGeometry& g) {
+  return g.filter_h == 1 && g.filter_w == 1 && g.pad_top == 0 && g.pad_left == 0 &&
+         (g.output_h == 0 || static_cast<int64_t>(g.output_h - 1) * g.stride_h < g.input_h) &&
+         (g.output_w == 0 || static_cast<int64_t>(g.output_w - 1) * g.stride_w < g.input_w);
 }
 
 // Transposed convolution seen from one output coordinate: the taps t in [0, taps) for which

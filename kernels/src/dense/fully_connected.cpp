@@ -21,6 +21,7 @@
 
 #include "../quant_math.h"
 #include "dense_args.h"
+#include "fully_connected_dsp.h"
 
 namespace {
 
@@ -123,6 +124,14 @@ GRT_KERNEL_FUNCTION(fully_connected_s8) {
   const int32_t* multiplier = data_of<const int32_t>(multipliers);
   const int32_t* shift = data_of<const int32_t>(shifts);
   const bool per_channel = grt::kernels::element_count(multipliers) > 1;
+#if GRT_KERNELS_DSP
+  // On cores with the DSP extension: fully_connected_dsp.h.
+  const grt::kernels::dsp::FullyConnectedS8 dsp{input,        weights,       bias,          multiplier,    shift,
+                                                per_channel,  batches,       units,         depth,         input_offset,
+                                                filter_offset, output_offset, act_min,       act_max};
+  grt::kernels::dsp::fully_connected_s8(dsp, output);
+  return 0;
+#endif
 
   // Every product (x + input_offset) * (w + filter_offset) is split as
   // (x + input_offset) * w + filter_offset * (x + input_offset): the first part is a dot

@@ -1,10 +1,17 @@
 # cmake -DIMAGE_DIR=dir -DIMAGES=a,b -DQEMU=qemu-system-arm -DLABEL=-Os -DOUTPUT=report.md
-#       [-DBUDGET=bytes -DBUDGET_IMAGE=fw_x] -P firmware_report.cmake
+#       [-DBUDGET=bytes -DBUDGET_IMAGE=fw_x] [-DGRAPHRT=host graphrt -DREFERENCE=REFERENCE.md]
+#       -P firmware_report.cmake
 # The firmware report: code and data by part from each image's linker map, RAM by part and
-# instructions per inference from a run under qemu (-icount shift=0), as Markdown. Fails
+# instructions per inference from a run under qemu (-icount shift=0), per MAC (MACs from
+# the blob, through GRAPHRT inspect) beside TFLM's figures (REFERENCE), as Markdown. Fails
 # when the runtime core's .text in BUDGET_IMAGE is over BUDGET.
 include("${CMAKE_CURRENT_LIST_DIR}/map_parts.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/model_macs.cmake")
 string(REPLACE "," ";" images "${IMAGES}")
+set(opt "-Os")
+if(LABEL MATCHES "-O2")
+  set(opt "-O2")
+endif()
 
 set(code_parts runtime_core kernels integrity crypto platform firmware libc padding)
 set(md "# graphrt firmware report (${LABEL})\n\n")
@@ -82,7 +89,29 @@ foreach(image ${images})
   endif()
   math(EXPR other_ram "${m_firmware_bss} + ${m_platform_bss} + ${m_crypto_bss} + ${m_libc_bss} + ${m_padding_bss} + ${m_other_bss} + ${m_firmware_data} + ${m_platform_data} + ${m_crypto_data} + ${m_libc_data} + ${m_padding_data}")
   string(APPEND ram_rows "| ${image} | ${m_pools_bss} | ${bookkeeping} | ${stack} | ${run_stack} | ${ram_total} | ${other_ram} |\n")
-  string(APPEND speed_rows "| ${image} | ${per_inference}${verify} | ${verdict} |\n")
+  # Work per inference from the blob on the host, and TFLM's figures for the same model.
+  string(REGEX REPLACE "^fw_(full_runtime_|signed_)?" "" model "${image}")
+  set(macs "?")
+  set(per_mac "?")
+  set(blob "${IMAGE_DIR}/models/${model}/${model}.grt")
+  if(GRAPHRT AND EXISTS "${blob}")
+    execute_process(COMMAND "${GRAPHRT}" inspect --json "${blob}" OUTPUT_VARIABLE blob_json RESULT_VARIABLE inspect_rc)
+    if(inspect_rc EQUAL 0)
+      grt_model_macs("${blob_json}" macs)
+    endif()
+  endif()
+  if(per_inference MATCHES "^([0-9]+)" AND macs GREATER 0)
+    math(EXPR hundredths "(${CMAKE_MATCH_1} * 100 + ${macs} / 2) / ${macs}")
+    math(EXPR whole "${hundredths} / 100")
+    math(EXPR fraction "${hundredths} % 100")
+    if(fraction LESS 10)
+      set(fraction "0${fraction}")
+    endif()
+    set(per_mac "${whole}.${fraction}")
+  endif()
+  grt_reference_instructions("${REFERENCE}" "${model}" "TFLM + CMSIS-NN" "-O2" cmsis)
+  grt_reference_instructions("${REFERENCE}" "${model}" "TFLM reference" "${opt}" tflm)
+  string(APPEND speed_rows "| ${image} | ${per_inference}${verify} | ${macs} | ${per_mac} | ${cmsis} | ${tflm} | ${verdict} |\n")
 
   if(BUDGET AND image STREQUAL BUDGET_IMAGE AND m_runtime_core_text GREATER BUDGET)
     set(budget_failure "runtime core .text in ${image} is ${m_runtime_core_text} bytes, over its budget of ${BUDGET}")
@@ -91,7 +120,7 @@ endforeach()
 
 string(APPEND md "\n## Runtime core by object (.text)\n\nflatbuffers = the functions of FlatBuffers' verifier and of the accessors generated from the schema, wherever they sit (most are in model_check).\n\n| image | runtime core | of it flatbuffers | objects |\n|---|---:|---:|---|\n${core_rows}")
 string(APPEND md "\n## RAM by part\n\nbookkeeping = the executor's storage, reserved in .bss at build time from graphrt inspect's 32-bit Arm figure (grt_init refuses less; the full-runtime image checks it equals what grt_model_requirements answers on the device); stack = high-water mark of the painted stack (the whole firmware); grt_run stack = the deepest grt_run went below its caller (stack painted again before each run); total = pools + bookkeeping + stack; other = the harness's own buffers (console, mbedTLS arena and the tamper copy in the signed image), libc and platform .data/.bss.\n\n| image | pools | bookkeeping | stack | grt_run stack | total | other |\n|---|---:|---:|---:|---:|---:|---:|\n${ram_rows}")
-string(APPEND md "\n## Instructions per inference (qemu -icount shift=0, SysTick ticks x 40, +-40)\n\n| image | instructions / inference | golden cases |\n|---|---:|---|\n${speed_rows}")
+string(APPEND md "\n## Instructions per inference (qemu -icount shift=0, SysTick ticks x 40, +-40)\n\nMACs = multiply-accumulates per inference counted from the blob on the host (every filter tap, as REFERENCE.md counts them); instructions / MAC from the lowest count. TFLM's figures are REFERENCE.md's (TFLM + CMSIS-NN at -O2; TFLM's reference kernels at this build's optimisation), – where it has none.\n\n| image | instructions / inference | MACs | instructions / MAC | TFLM + CMSIS-NN -O2 | TFLM reference ${opt} | golden cases |\n|---|---:|---:|---:|---:|---:|---|\n${speed_rows}")
 if(BUDGET)
   string(APPEND md "\nRuntime core .text budget (${BUDGET_IMAGE}): ${BUDGET} bytes.\n")
 endif()

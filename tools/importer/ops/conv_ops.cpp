@@ -215,9 +215,36 @@ bool emit_float_conv(ImportContext& ctx, const ConvSetup& c, tflite::ActivationF
   return ctx.error().empty();
 }
 
-// X, filter, bias?, Y, multipliers, shifts, window, input offset, output offset, act range.
-bool emit_int8_conv(ImportContext& ctx, const ConvSetup& c, tflite::ActivationFunctionType activation, const char* kernel) {
-  std::vector<ArgDef> args = {ArgDef::input(ctx.graph_tensor(c.x)), ArgDef::input(ctx.graph_tensor(c.filter))};
+// conv2d_s8's prepared argument 16, carried beside the bias: per filter, the bias plus the
+// input offset's share of the sum, bias[c] + input_offset * sum_k filter[c][k], wrapped to
+// int32 as the kernel's sums wrap. With it a kernel sums raw int8 products (the DSP path,
+// kernels/src/conv/conv2d_dsp.h) and prepares nothing on the device. Emitted only when the
+// filter and the bias are constants.
+void folded_bias_arg(ImportContext& ctx, const ConvSetup& c, const std::vector<int8_t>& filter, std::vector<ArgDef>* args) {
+  const bool has_bias = ctx.input_count() > 2 && ctx.has_input(2);
+  if (filter.empty() || (has_bias && !ctx.is_constant(ctx.input_index(2)))) return;
+  const std::vector<int32_t> bias = has_bias ? ctx.constant_values<int32_t>(ctx.input_index(2)) : std::vector<int32_t>{};
+  const size_t channels = static_cast<size_t>(c.channels);
+  if (channels == 0 || filter.size() % channels != 0 || (has_bias && bias.size() != channels)) return;
+  const size_t filter_size = filter.size() / channels;
+  const int64_t input_offset = -static_cast<int64_t>(ctx.zero_point(c.x));
+  std::vector<int32_t> folded(channels);
+  for (size_t ch = 0; ch < channels; ++ch) {
+    int64_t weights = 0;
+    for (size_t k = 0; k < filter_size; ++k) weights += filter[ch * filter_size + k];
+    const uint32_t sum = static_cast<uint32_t>(has_bias ? bias[ch] : 0) + static_cast<uint32_t>(input_offset * weights);
+    folded[ch] = static_cast<int32_t>(sum);
+  }
+  args->push_back(ArgDef::int_array(ctx.int_array(ctx.op_name() + " folded bias", folded)));
+}
+
+// X, filter, bias?, Y, multipliers, shifts, window, input offset, output offset, act range
+// (conv2d_s8: then the folded bias). `filter` replaces the model's filter when given (a
+// lowered depthwise convolution's, with its constant values in `filter_values`).
+bool emit_int8_conv(ImportContext& ctx, const ConvSetup& c, tflite::ActivationFunctionType activation, const char* kernel,
+                    const ArgDef* filter = nullptr, const std::vector<int8_t>* filter_values = nullptr) {
+  std::vector<ArgDef> args = {ArgDef::input(ctx.graph_tensor(c.x)),
+                              filter != nullptr ? *filter : ArgDef::input(ctx.graph_tensor(c.filter))};
   if (!bias_arg(ctx, 2, DType::Int32, c.channels, &args)) return false;
   args.push_back(ArgDef::output(ctx.graph_tensor(c.y)));
   if (!requantization_args(ctx, c.x, c.filter, c.y, c.channels, 31, &args)) return false;
@@ -228,6 +255,12 @@ bool emit_int8_conv(ImportContext& ctx, const ConvSetup& c, tflite::ActivationFu
   args.push_back(ArgDef::integer(ctx.zero_point(c.y)));
   args.push_back(ArgDef::integer(act_min));
   args.push_back(ArgDef::integer(act_max));
+  if (std::string(kernel) == "conv2d_s8") {
+    const std::vector<int8_t> values = filter_values != nullptr ? *filter_values
+                                       : ctx.is_constant(c.filter) ? ctx.constant_values<int8_t>(c.filter)
+                                                                   : std::vector<int8_t>{};
+    folded_bias_arg(ctx, c, values, &args);
+  }
   ctx.add_node(kernel, std::move(args));
   return ctx.error().empty();
 }
@@ -282,6 +315,27 @@ bool convert_conv2d(ImportContext& ctx) {
   return unsupported_types(ctx, c);
 }
 
+// A depthwise convolution of a one-channel input (person_detect's first layer) is a
+// convolution: output channel m filters the only input channel with taps [.., .., m]. It is
+// emitted as conv2d_s8 with the filter transposed to [M,KH,KW,1] on the host, so it runs
+// on the convolution's fast paths; the sums, per-channel requantization and clamp are the
+// same integers as TFLM's depthwise kernel computes.
+bool emit_single_channel_depthwise(ImportContext& ctx, const ConvSetup& c, tflite::ActivationFunctionType activation) {
+  const std::vector<int8_t> depthwise = ctx.constant_values<int8_t>(c.filter);
+  const size_t outputs = static_cast<size_t>(c.fs[3]);
+  const size_t taps = static_cast<size_t>(c.fs[1] * c.fs[2]);
+  if (depthwise.size() != taps * outputs) return ctx.fail("filter size does not match its shape");
+  std::vector<int8_t> transposed(depthwise.size());
+  for (size_t t = 0; t < taps; ++t) {
+    for (size_t m = 0; m < outputs; ++m) transposed[m * taps + t] = depthwise[t * outputs + m];
+  }
+  std::vector<uint8_t> bytes(transposed.size());
+  std::memcpy(bytes.data(), transposed.data(), bytes.size());
+  const ArgDef filter = ArgDef::input(ctx.constant(ctx.op_name() + " filter as a convolution's", DType::Int8,
+                                                   {c.fs[3], c.fs[1], c.fs[2], 1}, std::move(bytes)));
+  return emit_int8_conv(ctx, c, activation, "conv2d_s8", &filter, &transposed);
+}
+
 // ---- DEPTHWISE_CONV_2D: inputs (X, filter [1,KH,KW,C*M], bias?) ----
 bool convert_depthwise_conv2d(ImportContext& ctx) {
   const auto* options = ctx.options<tflite::DepthwiseConv2DOptions>();
@@ -296,7 +350,10 @@ bool convert_depthwise_conv2d(ImportContext& ctx) {
                     std::to_string(multiplier) + ")");
   }
   if (all_types(c, DType::Float32, DType::Float32, DType::Float32)) return emit_float_conv(ctx, c, o.activation, "depthwise_conv2d_f32");
-  if (all_types(c, DType::Int8, DType::Int8, DType::Int8)) return emit_int8_conv(ctx, c, o.activation, "depthwise_conv2d_s8");
+  if (all_types(c, DType::Int8, DType::Int8, DType::Int8)) {
+    if (c.xs[3] == 1 && ctx.is_constant(c.filter)) return emit_single_channel_depthwise(ctx, c, o.activation);
+    return emit_int8_conv(ctx, c, o.activation, "depthwise_conv2d_s8");
+  }
   return unsupported_types(ctx, c);
 }
 

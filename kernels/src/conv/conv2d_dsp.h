@@ -1,0 +1,300 @@
+// conv2d_s8 on the DSP extension (dsp_intrinsics.h): the convolution as a matrix product.
+// Each output pixel reads a patch of K = KH * KW * Cin activations, laid out like a filter:
+// for a pointwise filter the input pixel itself, otherwise gathered into a stack buffer with
+// the padding written as the input zero point (which the input offset turns into 0, so it
+// adds nothing, as TFLM's skipped taps do). Two pixels' patches times two filters make four
+// sums sharing every load: per four bytes of K, 4 loads, 8 sign extensions and 8 dual
+// multiply-accumulates for 16 MACs. With the importer's folded bias the products are raw
+// int8 ones (SXTB16); without it SXTAB16 adds the input offset, at the cost of a register.
+// The sums wrap like the portable path's and are requantized exactly as it does
+// (dsp_requantize.h).
+#ifndef GRAPHRT_KERNELS_CONV_CONV2D_DSP_H_
+#define GRAPHRT_KERNELS_CONV_CONV2D_DSP_H_
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "conv_arithmetic.h"
+#include "conv_geometry.h"
+#include "dsp_intrinsics.h"
+#include "dsp_requantize.h"
+
+#if GRT_KERNELS_DSP
+namespace grt::kernels::dsp {
+
+// Patches larger than this (per pixel) take the portable loops: two of them live on the stack.
+constexpr size_t kMaxPatch = 144;
+
+struct Sums2x2 {
+  uint32_t p0c0, p0c1, p1c0, p1c1;  // pixel x filter
+};
+
+// Four activations as (b0, b2) and (b1, b3) halves, plus the input offset when kOffset.
+template <bool kOffset>
+inline void expand_activations(uint32_t v, uint32_t offset2, uint32_t& even, uint32_t& odd) {
+  if (kOffset) {
+    even = sxtab16(offset2, v);
+    odd = sxtab16_ror8(offset2, v);
+  } else {
+    even = sxtb16(v);
+    odd = sxtb16_ror8(v);
+  }
+}
+
+// Sums over i < k of (x_p[i] + offset) * w_c[i] for the patches x_0 = x, x_1 = x + k and
+// the filters w_0 = w, w_1 = w + k (one register reaches the second of each pair); the
+// offset (in both halves of `offset2`, pair_of) only when kOffset, else raw products.
+template <bool kOffset>
+inline Sums2x2 dot_2x2(const int8_t* x, const int8_t* w, size_t k, uint32_t offset2) {
+  uint32_t s00 = 0, s01 = 0, s10 = 0, s11 = 0;
+  const int8_t* const words_end = x + (k & ~size_t{3});
+#if !defined(GRT_DSP_EMULATE)
+  if (!kOffset && x != words_end) {
+    // The loop below for raw products, by hand: GCC 12 keeps its bound on the stack and
+    // reloads it every step (25 instructions instead of 22). Fourteen registers: the two
+    // pointers, k, the step count, four sums, six halves. Leaves x and w at words_end.
+    uint32_t steps = static_cast<uint32_t>(k >> 2);
+    uint32_t a, b, a_even, b_even, u, u_even;
+    __asm__(
+        "1:\n\t"
+        "ldr %[b], [%[x], %[k]]\n\t"
+        "ldr %[a], [%[x]], #4\n\t"
+        "sxtb16 %[a_even], %[a]\n\t"
+        "sxtb16 %[a], %[a], ror #8\n\t"
+        "sxtb16 %[b_even], %[b]\n\t"
+        "sxtb16 %[b], %[b], ror #8\n\t"
+        "ldr %[u], [%[w], %[k]]\n\t"
+        "sxtb16 %[u_even], %[u]\n\t"
+        "sxtb16 %[u], %[u], ror #8\n\t"
+        "smlad %[s01], %[a_even], %[u_even], %[s01]\n\t"
+        "smlad %[s01], %[a], %[u], %[s01]\n\t"
+        "smlad %[s11], %[b_even], %[u_even], %[s11]\n\t"
+        "smlad %[s11], %[b], %[u], %[s11]\n\t"
+        "ldr %[u], [%[w]], #4\n\t"
+        "sxtb16 %[u_even], %[u]\n\t"
+        "sxtb16 %[u], %[u], ror #8\n\t"
+        "smlad %[s00], %[a_even], %[u_even], %[s00]\n\t"
+        "smlad %[s00], %[a], %[u], %[s00]\n\t"
+        "smlad %[s10], %[b_even], %[u_even], %[s10]\n\t"
+        "smlad %[s10], %[b], %[u], %[s10]\n\t"
+        "subs %[steps], %[steps], #1\n\t"
+        "bne 1b"
+        : [x] "+r"(x), [w] "+r"(w), [steps] "+r"(steps), [s00] "+r"(s00), [s01] "+r"(s01), [s10] "+r"(s10),
+          [s11] "+r"(s11), [a] "=&r"(a), [b] "=&r"(b), [a_even] "=&r"(a_even), [b_even] "=&r"(b_even), [u] "=&r"(u),
+          [u_even] "=&r"(u_even)
+        : [k] "r"(k)
+        : "cc", "memory");
+  }
+#endif
+  for (; x != words_end; x += 4, w += 4) {
+    uint32_t a_even, a_odd, b_even, b_odd;
+    expand_activations<kOffset>(load4(x), offset2, a_even, a_odd);
+    expand_activations<kOffset>(load4(x + k), offset2, b_even, b_odd);
+    const uint32_t u = load4(w);
+    const uint32_t u_even = sxtb16(u), u_odd = sxtb16_ror8(u);
+    s00 = smlad(a_odd, u_odd, smlad(a_even, u_even, s00));
+    s10 = smlad(b_odd, u_odd, smlad(b_even, u_even, s10));
+    const uint32_t v = load4(w + k);
+    const uint32_t v_even = sxtb16(v), v_odd = sxtb16_ror8(v);
+    s01 = smlad(a_odd, v_odd, smlad(a_even, v_even, s01));
+    s11 = smlad(b_odd, v_odd, smlad(b_even, v_even, s11));
+  }
+  const int32_t offset = kOffset ? lo16(offset2) : 0;
+  for (size_t i = 0; i < (k & 3); ++i) {
+    const int32_t a = x[i] + offset, b = x[k + i] + offset;
+    s00 += static_cast<uint32_t>(a * w[i]);
+    s01 += static_cast<uint32_t>(a * w[k + i]);
+    s10 += static_cast<uint32_t>(b * w[i]);
+    s11 += static_cast<uint32_t>(b * w[k + i]);
+  }
+  return {s00, s01, s10, s11};
+}
+
+// Walks the output pixels (batch, row, column) in memory order.
+struct PixelCursor {
+  int32_t b = 0, y = 0, x = 0;
+  void next(const conv::ConvGeometry& g) {
+    if (++x < g.output_w) return;
+    x = 0;
+    if (++y < g.output_h) return;
+    y = 0;
+    ++b;
+  }
+};
+
+// Bytes [0, n) of `to` from `from`, or set to `fill` when `from` is null: short runs (a
+// filter row of a one-channel input) by a byte loop, cheaper than a library call.
+inline void copy_or_fill(int8_t* to, const int8_t* from, size_t n, int8_t fill) {
+  if (n > 16) {
+    if (from != nullptr) {
+      memcpy(to, from, n);
+    } else {
+      memset(to, fill, n);
+    }
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) to[i] = from != nullptr ? from[i] : fill;
+}
+
+// The patch of output pixel `at`, filter-ordered (rows, columns, channels), into `patch`.
+inline void gather_patch(const conv::ConvGeometry& g, const int8_t* input, const PixelCursor& at, int8_t pad,
+                         int8_t* patch) {
+  const size_t channels = static_cast<size_t>(g.input_c);
+  const size_t row_bytes = static_cast<size_t>(g.filter_w) * channels;
+  const int8_t* image = input + static_cast<size_t>(at.b) * g.input_h * g.input_w * channels;
+  const int64_t origin_y = static_cast<int64_t>(at.y) * g.stride_h - g.pad_top;
+  const int64_t origin_x = static_cast<int64_t>(at.x) * g.stride_w - g.pad_left;
+  const conv::TapRange rows = conv::taps_inside(origin_y, g.dilation_h, g.filter_h, g.input_h);
+  const conv::TapRange cols = conv::taps_inside(origin_x, g.dilation_w, g.filter_w, g.input_w);
+  const size_t image_row = static_cast<size_t>(g.input_w) * channels;
+  if (g.dilation_w == 1 && rows.begin == 0 && rows.end == g.filter_h && cols.begin == 0 && cols.end == g.filter_w) {
+    // The whole window inside (most pixels): one run per filter row.
+    const int8_t* from = image + static_cast<size_t>(origin_y) * image_row + static_cast<size_t>(origin_x) * channels;
+    const size_t row_step = static_cast<size_t>(g.dilation_h) * image_row;
+    for (int32_t fy = 0; fy < g.filter_h; ++fy, patch += row_bytes, from += row_step) {
+      if (row_bytes > 16) {
+        memcpy(patch, from, row_bytes);
+      } else {
+        for (size_t i = 0; i < row_bytes; ++i) patch[i] = from[i];
+      }
+    }
+    return;
+  }
+  for (int32_t fy = 0; fy < g.filter_h; ++fy, patch += row_bytes) {
+    if (fy < rows.begin || fy >= rows.end || cols.begin >= cols.end) {
+      copy_or_fill(patch, nullptr, row_bytes, pad);
+      continue;
+    }
+    const int32_t in_y = static_cast<int32_t>(origin_y + static_cast<int64_t>(fy) * g.dilation_h);
+    const int8_t* row = image + static_cast<size_t>(in_y) * image_row;
+    const size_t before = static_cast<size_t>(cols.begin) * channels;
+    const size_t inside_end = static_cast<size_t>(cols.end) * channels;
+    copy_or_fill(patch, nullptr, before, pad);
+    const int32_t first_x = static_cast<int32_t>(origin_x + static_cast<int64_t>(cols.begin) * g.dilation_w);
+    if (g.dilation_w == 1) {
+      copy_or_fill(patch + before, row + static_cast<size_t>(first_x) * channels, inside_end - before, pad);
+    } else {
+      for (int32_t fx = cols.begin; fx < cols.end; ++fx) {
+        const int32_t in_x = first_x + (fx - cols.begin) * g.dilation_w;
+        copy_or_fill(patch + static_cast<size_t>(fx) * channels, row + static_cast<size_t>(in_x) * channels, channels, pad);
+      }
+    }
+    copy_or_fill(patch + inside_end, nullptr, row_bytes - inside_end, pad);
+  }
+}
+
+// Filters per pass over the image: their requantizers sit in a stack table.
+constexpr int32_t kConvChunk = 16;
+
+// The filters [lo, end) (at least two) times the patches x and x + k: output pixels out0
+// and out1 (the same pixel twice when out1 == out0). Filters go in pairs; an odd count's
+// last pair overlaps the one before it, whose outputs are written again (the same bytes).
+template <bool kOffset, class Stage>
+inline void filters_times_patches(const int8_t* x, const int8_t* filter, size_t k, int32_t lo, int32_t end,
+                                  uint32_t offset2, const ChannelRequantizer* table, const Stage& output_stage,
+                                  int8_t* out0, int8_t* out1) {
+  const Stage stage = output_stage;
+  for (int32_t oc = lo; oc < end; oc += 2) {
+    const int32_t first = oc + 1 < end ? oc : end - 2;
+    const Sums2x2 s = dot_2x2<kOffset>(x, filter + static_cast<size_t>(first) * k, k, offset2);
+    const ChannelRequantizer& r0 = table[first - lo];
+    const ChannelRequantizer& r1 = table[first - lo + 1];
+    // Each filter's two outputs, then their stores (a store may alias the table).
+    const int8_t v00 = stage(r0.apply(s.p0c0)), v10 = stage(r0.apply(s.p1c0));
+    out0[first] = v00;
+    out1[first] = v10;
+    const int8_t v01 = stage(r1.apply(s.p0c1)), v11 = stage(r1.apply(s.p1c1));
+    out0[first + 1] = v01;
+    out1[first + 1] = v11;
+  }
+}
+
+// The filters [lo, end) of the chunk starting at `chunk` (a lone last filter pairs with the
+// one before it), their requantizers into `table`.
+inline int32_t chunk_table(const conv::Int8Arithmetic& a, int32_t chunk, int32_t output_c, ChannelRequantizer* table,
+                           int32_t* end) {
+  *end = output_c - chunk < kConvChunk ? output_c : chunk + kConvChunk;
+  const int32_t lo = *end - chunk == 1 ? chunk - 1 : chunk;
+  for (int32_t c = lo; c < *end; ++c) table[c - lo] = ChannelRequantizer::of(a, c);
+  return lo;
+}
+
+// The output pixels two at a time, the filters in chunks. A pointwise filter with stride 1
+// over the whole image reads its patches in place (consecutive pixels are k = Cin apart; an
+// odd last pixel pairs with the one before it, written again), chunk by chunk over the
+// image; other filters gather two patches side by side, once, for every chunk.
+template <bool kOffset, class Stage>
+inline void conv2d_pixel_pairs(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter, int8_t* output,
+                               const conv::Int8Arithmetic& a, bool in_place, size_t k) {
+  const uint32_t offset2 = kOffset ? pair_of(a.input_offset) : 0u;
+  const Stage stage(a);
+  const size_t pitch = static_cast<size_t>(g.output_c);
+  const size_t pixels = static_cast<size_t>(g.batches) * g.output_h * g.output_w;
+  ChannelRequantizer table[kConvChunk];
+  int32_t end = 0;
+  if (in_place) {
+    for (int32_t chunk = 0; chunk < g.output_c; chunk += kConvChunk) {
+      const int32_t lo = chunk_table(a, chunk, g.output_c, table, &end);
+      for (size_t p = 0; p < pixels; p += 2) {
+        const size_t first = p + 1 < pixels ? p : p - 1;
+        int8_t* out = output + first * pitch;
+        filters_times_patches<kOffset, Stage>(input + first * k, filter, k, lo, end, offset2, table, stage, out, out + pitch);
+      }
+    }
+    return;
+  }
+  const int8_t pad = static_cast<int8_t>(-a.input_offset);  // the checks keep it in int8
+  int8_t patches[2 * kMaxPatch];
+  const bool one_chunk = g.output_c <= kConvChunk;  // then the table is made once
+  int32_t lo = one_chunk ? chunk_table(a, 0, g.output_c, table, &end) : 0;
+  PixelCursor at;
+  for (size_t p = 0; p < pixels; p += 2) {
+    const bool two = p + 1 < pixels;
+    gather_patch(g, input, at, pad, patches);
+    at.next(g);
+    if (two) {
+      gather_patch(g, input, at, pad, patches + k);
+      at.next(g);
+    } else {
+      memcpy(patches + k, patches, k);  // a lone last pixel, computed twice
+    }
+    int8_t* out = output + p * pitch;
+    for (int32_t chunk = 0; chunk < g.output_c; chunk += kConvChunk) {
+      if (!one_chunk) lo = chunk_table(a, chunk, g.output_c, table, &end);
+      filters_times_patches<kOffset, Stage>(patches, filter, k, lo, end, offset2, table, stage, out, two ? out + pitch : out);
+    }
+  }
+}
+
+// conv2d_s8 with one group and at least two filters; false (nothing written) otherwise, or
+// when a patch that must be gathered would not fit the stack buffer. `folded_bias` (may be
+// null: the importer's argument 16) holds bias + input_offset * sum of each filter, so the
+// products are raw int8 ones and the patches' padding (the input zero point) still adds
+// nothing.
+inline bool conv2d_s8(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter, int8_t* output,
+                      const conv::Int8Arithmetic& a, const int32_t* folded_bias) {
+  if (g.filter_c != g.input_c || g.output_c < 2) return false;
+  const size_t k = static_cast<size_t>(g.filter_h) * g.filter_w * g.input_c;
+  const size_t pixels = static_cast<size_t>(g.batches) * g.output_h * g.output_w;
+  const bool in_place = conv::is_pointwise(g) && g.stride_h == 1 && g.stride_w == 1 && g.output_h == g.input_h &&
+                        g.output_w == g.input_w && pixels >= 2;
+  if (!in_place && k > kMaxPatch) return false;
+  if (folded_bias != nullptr) {
+    conv::Int8Arithmetic folded = a;
+    folded.bias = folded_bias;
+    if (clamps_to_int8(a)) {
+      conv2d_pixel_pairs<false, FullRangeOutputStage>(g, input, filter, output, folded, in_place, k);
+    } else {
+      conv2d_pixel_pairs<false, OutputStage>(g, input, filter, output, folded, in_place, k);
+    }
+  } else {
+    conv2d_pixel_pairs<true, OutputStage>(g, input, filter, output, a, in_place, k);
+  }
+  return true;
+}
+
+}  // namespace grt::kernels::dsp
+#endif  // GRT_KERNELS_DSP
+
+#endif  // GRAPHRT_KERNELS_CONV_CONV2D_DSP_H_

@@ -1,0 +1,305 @@
+// The Cortex-M DSP paths of conv2d_s8 and depthwise_conv2d_s8 (kernels/src/conv/*_dsp.h) run
+// on the host: GRT_DSP_EMULATE turns each DSP instruction into its C statement
+// (dsp_intrinsics.h), so the loops, patch gathering, pairing of pixels and filters and the
+// requantization are checked here against the portable kernel (through a one-node model) and
+// the tests' statement of TFLM's loops, on random shapes. Under qemu the firmware images
+// check the same code with the real instructions against TFLM's outputs.
+#define GRT_DSP_EMULATE 1
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+
+#include "conv/conv2d_dsp.h"
+#include "conv/depthwise_dsp.h"
+#include "conv_models.h"
+
+namespace grt::test {
+namespace {
+
+namespace dsp = grt::kernels::dsp;
+namespace conv = grt::kernels::conv;
+using S8 = ConvSpec<int8_t, int8_t, int32_t>;
+
+TEST(DspIntrinsics, MatchTheInstructionsDefinitions) {
+  const uint32_t v = 0x80FF7F01u;  // bytes 0x01, 0x7F, 0xFF (-1), 0x80 (-128)
+  EXPECT_EQ(dsp::sxtb16(v), 0xFFFF0001u);        // (1, -1)
+  EXPECT_EQ(dsp::sxtb16_ror8(v), 0xFF80007Fu);   // (127, -128)
+  EXPECT_EQ(dsp::pair_of(128), 0x00800080u);
+  EXPECT_EQ(dsp::pair_of(-127), 0xFF81FF81u);
+  EXPECT_EQ(dsp::sxtab16(dsp::pair_of(128), v), 0x007F0081u);       // (129, 127)
+  EXPECT_EQ(dsp::sxtab16_ror8(dsp::pair_of(128), v), 0x000000FFu);  // (255, 0)
+  EXPECT_EQ(dsp::sxtab16(dsp::pair_of(-127), v), 0xFF80FF82u);      // (-126, -128)
+  // (255 * -128) + (-255 * 127) on top of 7, and the single-half products.
+  const uint32_t a = 0xFF0100FFu;  // (255, -255)
+  const uint32_t b = 0x007FFF80u;  // (-128, 127)
+  EXPECT_EQ(int32_t(dsp::smlad(a, b, 7u)), 7 + 255 * -128 + -255 * 127);
+  EXPECT_EQ(int32_t(dsp::smlabb(a, b, 7u)), 7 + 255 * -128);
+  EXPECT_EQ(int32_t(dsp::smlatt(a, b, 7u)), 7 + -255 * 127);
+  // Sums wrap as the portable path's uint32 sums do.
+  EXPECT_EQ(dsp::smlad(a, b, 0xFFFFFFFFu), 0xFFFFFFFFu + uint32_t(255 * -128) + uint32_t(-255 * 127));
+  int8_t bytes[6] = {1, 2, 3, 4, 5, 6};
+  EXPECT_EQ(dsp::load4(bytes + 1), 0x05040302u);  // any alignment
+}
+
+TEST(DspRequantize, MatchesTflmOnRandomAndExtremeValues) {
+  std::mt19937 engine(77);
+  std::vector<int32_t> xs = {0, 1, -1, INT32_MAX, INT32_MIN, 1 << 30, -(1 << 30), 12345, -12345};
+  for (int i = 0; i < 3000; ++i) xs.push_back(int32_t(engine()));
+  const std::vector<int32_t> multipliers = {0, 1, 1 << 30, INT32_MAX, 1518500250, 1073741825, 2147483000};
+  for (const int32_t m : multipliers) {
+    for (int shift = -31; shift <= 31; ++shift) {
+      for (size_t i = 0; i < xs.size(); i += (shift % 7 == 0 ? 1 : 13)) {
+        const int32_t x = xs[i];
+        const int32_t bias = 0;
+        const conv::Int8Arithmetic a{0, 0, -128, 127, &bias, &m, &shift};
+        const dsp::ChannelRequantizer r = dsp::ChannelRequantizer::of(a, 0);
+        ASSERT_EQ(r.apply(uint32_t(x)), kernels::multiply_by_quantized_multiplier(x, m, shift))
+            << "x " << x << " multiplier " << m << " shift " << shift;
+        if (shift <= 0) {
+          ASSERT_EQ(r.apply(uint32_t(x)), ref::requantize32(x, m, shift)) << "x " << x;
+        }
+      }
+    }
+  }
+}
+
+conv::ConvGeometry geometry_of(const S8& s) {
+  conv::ConvGeometry g;
+  g.batches = int32_t(s.input_shape[0]);
+  g.input_h = int32_t(s.input_shape[1]);
+  g.input_w = int32_t(s.input_shape[2]);
+  g.input_c = int32_t(s.input_shape[3]);
+  g.filter_h = int32_t(s.filter_shape[1]);
+  g.filter_w = int32_t(s.filter_shape[2]);
+  g.filter_c = int32_t(s.filter_shape[3]);
+  g.output_h = int32_t(s.output_shape[1]);
+  g.output_w = int32_t(s.output_shape[2]);
+  g.output_c = int32_t(s.output_shape[3]);
+  g.stride_h = s.window.stride_h;
+  g.stride_w = s.window.stride_w;
+  g.dilation_h = s.window.dilation_h;
+  g.dilation_w = s.window.dilation_w;
+  g.pad_top = s.window.pad_top;
+  g.pad_left = s.window.pad_left;
+  return g;
+}
+
+conv::Int8Arithmetic arithmetic_of(const S8& s) {
+  conv::Int8Arithmetic a{};
+  a.input_offset = s.input_offset;
+  a.output_offset = s.output_offset;
+  a.activation_min = int32_t(s.activation_min);
+  a.activation_max = int32_t(s.activation_max);
+  a.bias = s.bias.empty() ? nullptr : s.bias.data();
+  a.multipliers = s.multipliers.data();
+  a.shifts = s.shifts.data();
+  return a;
+}
+
+// A random quantized spec over `g`: weights, bias (or none), multipliers, shifts (a few
+// left shifts), offsets including the extremes, and now and then a narrowed clamp.
+S8 random_spec(const Geometry& g, std::mt19937& engine) {
+  S8 s = with_geometry<S8>(g);
+  const size_t channels = size_t(g.output[3]);
+  const uint32_t seed = engine();
+  s.filter = pattern<int8_t>(elements(g.filter), seed, -128, 127);
+  if (engine() % 4 != 0) s.bias = pattern<int32_t>(channels, seed + 1, -40000, 40000);
+  for (size_t c = 0; c < channels; ++c) {
+    s.multipliers.push_back(int32_t(1073741824u + engine() % 1073741823u));
+    s.shifts.push_back(engine() % 8 == 0 ? int32_t(engine() % 2) : -int32_t(3 + engine() % 9));
+  }
+  const int32_t offsets[] = {128, -127, 0, 5, -3};
+  s.input_offset = offsets[engine() % 5];
+  s.output_offset = int32_t(engine() % 256) - 128;
+  if (engine() % 3 == 0) {
+    s.activation_min = -100;
+    s.activation_max = 90;
+  }
+  return s;
+}
+
+// What the importer stores as conv2d_s8's argument 16 (tools/importer/ops/conv_ops.cpp),
+// restated: bias + input_offset * sum of each filter, wrapped to int32.
+std::vector<int32_t> folded_bias(const S8& s) {
+  const size_t channels = size_t(s.output_shape[3]);
+  const size_t size = s.filter.size() / channels;
+  std::vector<int32_t> folded(channels);
+  for (size_t c = 0; c < channels; ++c) {
+    int64_t weights = 0;
+    for (size_t k = 0; k < size; ++k) weights += s.filter[c * size + k];
+    folded[c] = int32_t(uint32_t(s.bias.empty() ? 0 : s.bias[c]) + uint32_t(int64_t{s.input_offset} * weights));
+  }
+  return folded;
+}
+
+// Output size of a window over `size` with `pad` on both sides (at least 1).
+int64_t windowed(int64_t size, int64_t taps, int stride, int dilation, int pad) {
+  const int64_t effective = (taps - 1) * dilation + 1;
+  const int64_t out = (size + 2 * pad - effective) / stride + 1;
+  return out < 1 ? 1 : out;
+}
+
+Geometry random_geometry(std::mt19937& engine, bool depthwise) {
+  Geometry g;
+  const int64_t batches = 1 + engine() % 2;
+  const int64_t h = 1 + engine() % 8, w = 1 + engine() % 8;
+  const int64_t in_c = 1 + engine() % 19;
+  const int64_t kh = 1 + engine() % 4, kw = 1 + engine() % 4;
+  g.window.stride_h = 1 + int(engine() % 2);
+  g.window.stride_w = 1 + int(engine() % 2);
+  g.window.dilation_h = engine() % 4 == 0 ? 2 : 1;
+  g.window.dilation_w = engine() % 4 == 0 ? 2 : 1;
+  g.window.pad_top = int(engine() % uint32_t(kh));
+  g.window.pad_left = int(engine() % uint32_t(kw));
+  const int64_t out_c = depthwise ? in_c : 1 + engine() % 9;
+  g.input = {batches, h, w, in_c};
+  g.filter = depthwise ? std::vector<int64_t>{1, kh, kw, in_c} : std::vector<int64_t>{out_c, kh, kw, in_c};
+  g.output = {batches, windowed(h, kh, g.window.stride_h, g.window.dilation_h, g.window.pad_top),
+              windowed(w, kw, g.window.stride_w, g.window.dilation_w, g.window.pad_left), out_c};
+  return g;
+}
+
+// Shapes every run includes: the in-place pointwise path (odd, even and single pixel
+// counts, batches), the models' layers, a 3x3 window wholly inside, channel counts around 4.
+std::vector<Geometry> fixed_geometries(bool depthwise) {
+  std::vector<Geometry> list;
+  const auto add = [&](std::vector<int64_t> in, int64_t kh, int64_t kw, int64_t out_c, ref::Window w) {
+    Geometry g;
+    g.window = w;
+    g.input = in;
+    const int64_t c = depthwise ? in[3] : out_c;
+    g.filter = depthwise ? std::vector<int64_t>{1, kh, kw, c} : std::vector<int64_t>{c, kh, kw, in[3]};
+    g.output = {in[0], windowed(in[1], kh, w.stride_h, w.dilation_h, w.pad_top),
+                windowed(in[2], kw, w.stride_w, w.dilation_w, w.pad_left), c};
+    list.push_back(g);
+  };
+  add({1, 5, 5, 64}, 1, 1, 64, {});       // KWS pointwise: 25 pixels, one left over
+  add({2, 2, 3, 12}, 1, 1, 7, {});        // batches, odd filter count
+  add({1, 1, 1, 33}, 1, 1, 5, {});        // a single pixel
+  add({1, 4, 4, 8}, 1, 1, 16, {});        // even pixels
+  add({1, 6, 6, 8}, 1, 1, 6, {2, 2, 1, 1, 0, 0});  // pointwise, stride 2: gathered
+  add({1, 49, 10, 1}, 10, 4, 12, {2, 2, 1, 1, 4, 1});  // KWS's first layer, fewer filters
+  add({1, 9, 9, 3}, 3, 3, 8, {2, 2, 1, 1, 1, 1});      // person_detect / VWW first layers
+  add({1, 6, 7, 16}, 3, 3, 16, {1, 1, 1, 1, 1, 1});    // 3x3 SAME, interior and borders
+  add({1, 7, 7, 13}, 3, 3, 13, {2, 2, 1, 1, 0, 0});    // VALID, stride 2, 13 channels
+  add({1, 8, 8, 5}, 3, 3, 5, {1, 1, 2, 2, 2, 2});      // dilation 2
+  add({1, 2, 2, 4}, 5, 5, 4, {1, 1, 1, 1, 2, 2});      // window wider than the image
+  return list;
+}
+
+// A random spec and input over `g`, with what the portable kernel (through a one-node
+// model) and the reference loops make of them.
+struct Case {
+  S8 spec;
+  std::vector<int8_t> input, portable, expected;
+};
+
+Case random_case(const Geometry& g, std::mt19937& engine, bool depthwise) {
+  Case c;
+  c.spec = random_spec(g, engine);
+  const S8& s = c.spec;
+  c.input = pattern<int8_t>(elements(g.input), engine(), -128, 127);
+  const std::string kernel = depthwise ? "depthwise_conv2d_s8" : "conv2d_s8";
+  c.portable = run<int8_t>(conv_model(kernel, Layout::kQuantizedWithOffsets, s), c.input);
+  const ref::Nhwc in(g.input), f(g.filter), out(g.output);
+  const auto product = [&](int x, int k) {
+    return int64_t(s.filter[size_t(k)]) * (int64_t(c.input[size_t(x)]) + s.input_offset);
+  };
+  c.expected = finish_quantized(s, depthwise ? ref::depthwise_sums<int64_t>(in, f, out, g.window, product)
+                                             : ref::conv2d_sums<int64_t>(in, f, out, g.window, product),
+                                false);
+  return c;
+}
+
+TEST(Conv2dDsp, MatchesThePortableKernelAndTflmOnRandomShapes) {
+  std::mt19937 engine(2024);
+  std::vector<Geometry> shapes = fixed_geometries(false);
+  for (int i = 0; i < 120; ++i) shapes.push_back(random_geometry(engine, false));
+  int handled = 0;
+  for (const Geometry& g : shapes) {
+    const Case c = random_case(g, engine, false);
+    const S8& s = c.spec;
+    const conv::ConvGeometry cg = geometry_of(s);
+    const bool gathered = !(conv::is_pointwise(cg) && cg.stride_h == 1 && cg.stride_w == 1 &&
+                            cg.output_h == cg.input_h && cg.output_w == cg.input_w && cg.batches * cg.output_h * cg.output_w >= 2);
+    const size_t patch = size_t(cg.filter_h * cg.filter_w * cg.input_c);
+    const bool should_handle = cg.output_c >= 2 && (!gathered || patch <= dsp::kMaxPatch);
+    // Both forms: the input offset added to each activation, and the importer's folded bias.
+    const std::vector<int32_t> folded = folded_bias(s);
+    for (const int32_t* folded_or_null : {static_cast<const int32_t*>(nullptr), folded.data()}) {
+      std::vector<int8_t> got(elements(g.output), 0x55);
+      ASSERT_EQ(dsp::conv2d_s8(cg, c.input.data(), s.filter.data(), got.data(), arithmetic_of(s), folded_or_null),
+                should_handle)
+          << ::testing::PrintToString(g.input) << " filter " << ::testing::PrintToString(g.filter);
+      if (!should_handle) {
+        EXPECT_EQ(got, std::vector<int8_t>(elements(g.output), 0x55));
+        continue;
+      }
+      ++handled;
+      EXPECT_EQ(got, c.portable) << "input " << ::testing::PrintToString(g.input) << " filter "
+                                 << ::testing::PrintToString(g.filter) << " offset " << s.input_offset
+                                 << (folded_or_null != nullptr ? " folded" : "");
+      EXPECT_EQ(got, c.expected) << "input " << ::testing::PrintToString(g.input);
+    }
+  }
+  EXPECT_GT(handled, 200);  // the random shapes mostly take the DSP path, in both forms
+}
+
+TEST(Conv2dDsp, DeclinesGroupedFiltersOversizedPatchesAndOneFilterWithoutWriting) {
+  std::mt19937 engine(5);
+  Geometry grouped;
+  grouped.input = {1, 4, 4, 8};
+  grouped.filter = {6, 3, 3, 4};  // two groups
+  grouped.output = {1, 4, 4, 6};
+  grouped.window = {1, 1, 1, 1, 1, 1};
+  Geometry large;  // a gathered 3x3x17 = 153-byte patch
+  large.input = {1, 4, 4, 17};
+  large.filter = {4, 3, 3, 17};
+  large.output = {1, 4, 4, 4};
+  large.window = {1, 1, 1, 1, 1, 1};
+  Geometry one_filter;
+  one_filter.input = {1, 3, 3, 8};
+  one_filter.filter = {1, 1, 1, 8};
+  one_filter.output = {1, 3, 3, 1};
+  for (const Geometry& g : {grouped, large, one_filter}) {
+    const S8 s = random_spec(g, engine);
+    const auto input = pattern<int8_t>(elements(g.input), 3, -128, 127);
+    std::vector<int8_t> got(elements(g.output), 0x55);
+    EXPECT_FALSE(dsp::conv2d_s8(geometry_of(s), input.data(), s.filter.data(), got.data(), arithmetic_of(s), nullptr));
+    EXPECT_EQ(got, std::vector<int8_t>(elements(g.output), 0x55));
+  }
+}
+
+TEST(DepthwiseDsp, MatchesThePortableKernelAndTflmOnRandomShapes) {
+  std::mt19937 engine(99);
+  std::vector<Geometry> shapes = fixed_geometries(true);
+  for (int i = 0; i < 120; ++i) shapes.push_back(random_geometry(engine, true));
+  for (const Geometry& g : shapes) {
+    const Case c = random_case(g, engine, true);
+    const S8& s = c.spec;
+    std::vector<int8_t> got(elements(g.output), 0x55);
+    ASSERT_TRUE(dsp::depthwise_conv2d_s8(geometry_of(s), c.input.data(), s.filter.data(), got.data(), arithmetic_of(s)));
+    EXPECT_EQ(got, c.portable) << "input " << ::testing::PrintToString(g.input) << " filter "
+                               << ::testing::PrintToString(g.filter) << " offset " << s.input_offset;
+    EXPECT_EQ(got, c.expected) << "input " << ::testing::PrintToString(g.input);
+  }
+}
+
+TEST(DepthwiseDsp, DeclinesDepthMultipliersAboveOne) {
+  std::mt19937 engine(6);
+  Geometry g;
+  g.input = {1, 4, 4, 4};
+  g.filter = {1, 3, 3, 8};
+  g.output = {1, 4, 4, 8};
+  g.window = {1, 1, 1, 1, 1, 1};
+  const S8 s = random_spec(g, engine);
+  const auto input = pattern<int8_t>(elements(g.input), 4, -128, 127);
+  std::vector<int8_t> got(elements(g.output), 0x55);
+  EXPECT_FALSE(dsp::depthwise_conv2d_s8(geometry_of(s), input.data(), s.filter.data(), got.data(), arithmetic_of(s)));
+  EXPECT_EQ(got, std::vector<int8_t>(elements(g.output), 0x55));
+}
+
+}  // namespace
+}  // namespace grt::test

@@ -1,0 +1,74 @@
+// fully_connected_s8's Cortex-M DSP path (kernels/src/dense/fully_connected_dsp.h) on the
+// host, each DSP instruction emulated in C (GRT_DSP_EMULATE), against the portable kernel
+// run through a one-node model: depths around the 4-byte steps, odd and single units,
+// batches, extreme and filter offsets, per-tensor and per-channel (negative too)
+// multipliers, left shifts, no bias, narrowed clamps, sums that wrap.
+#define GRT_DSP_EMULATE 1
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "dense/fully_connected_dsp.h"
+#include "dense_harness.h"
+
+namespace grt::test::dense {
+namespace {
+
+namespace dsp = grt::kernels::dsp;
+
+TEST(FullyConnectedDsp, MatchesThePortableKernelOnRandomShapes) {
+  std::mt19937 engine(4242);
+  const auto random_bytes = [&](size_t n) {
+    std::vector<int8_t> v(n);
+    for (auto& e : v) e = int8_t(int(engine() % 256u) - 128);
+    return v;
+  };
+  for (int i = 0; i < 150; ++i) {
+    const int32_t depth = 1 + int32_t(engine() % (i < 100 ? 40u : 300u));
+    const int32_t units = 1 + int32_t(engine() % 11u);
+    const int32_t batches = 1 + int32_t(engine() % 3u);
+    const int32_t offsets[] = {128, -127, 0, 7};
+    const int32_t input_offset = offsets[engine() % 4];
+    const int32_t filter_offset = engine() % 3 == 0 ? offsets[engine() % 4] : 0;
+    const bool per_channel = engine() % 2 == 0;
+    const bool with_bias = engine() % 4 != 0;
+    const auto input = random_bytes(size_t(batches) * size_t(depth));
+    const auto weights = random_bytes(size_t(units) * size_t(depth));
+    std::vector<int32_t> bias(static_cast<size_t>(units), 0);
+    for (auto& b : bias) b = engine() % 8 == 0 ? int32_t(engine()) : int32_t(engine() % 200001u) - 100000;  // some wrap
+    std::vector<int32_t> multipliers, shifts;
+    for (int32_t c = 0; c < (per_channel ? units : 1); ++c) {
+      const int32_t m = int32_t(1073741824u + engine() % 1073741823u);
+      multipliers.push_back(engine() % 6 == 0 ? -m : m);
+      shifts.push_back(engine() % 6 == 0 ? int32_t(engine() % 3u) : -int32_t(4 + engine() % 14u));
+    }
+    const int32_t output_offset = int32_t(engine() % 256u) - 128;
+    const int32_t act_min = engine() % 3 == 0 ? -70 : -128, act_max = engine() % 3 == 0 ? 60 : 127;
+
+    OneNode m;
+    const uint32_t x = m.input("x", DType::Int8, {batches, depth});
+    const uint32_t w = m.constant("w", DType::Int8, {units, depth}, weights);
+    const uint32_t y = m.output("y", DType::Int8, {batches, units});
+    const ArgDef b = with_bias ? ArgDef::input(m.constant("b", DType::Int32, {units}, bias)) : ArgDef::none();
+    m.node("fully_connected_s8",
+           {ArgDef::input(x), ArgDef::input(w), b, ArgDef::output(y), ArgDef::int_array(m.ints("m", multipliers)),
+            ArgDef::int_array(m.ints("s", shifts)), ArgDef::integer(input_offset), ArgDef::integer(filter_offset),
+            ArgDef::integer(output_offset), ArgDef::integer(act_min), ArgDef::integer(act_max)});
+    const Outcome portable = plan_and_run(m.model, {bytes_of(input)});
+    ASSERT_EQ(portable.init, GRT_OK) << portable.message;
+    ASSERT_EQ(portable.run, GRT_OK) << portable.message;
+
+    const dsp::FullyConnectedS8 p{input.data(), weights.data(), with_bias ? bias.data() : nullptr, multipliers.data(),
+                                  shifts.data(), per_channel,   batches,       units,          depth,
+                                  input_offset, filter_offset,  output_offset, act_min,        act_max};
+    std::vector<int8_t> got(size_t(batches) * size_t(units), 0x55);
+    dsp::fully_connected_s8(p, got.data());
+    EXPECT_EQ(got, values_of<int8_t>(portable.outputs[0]))
+        << "depth " << depth << " units " << units << " batches " << batches << " offsets " << input_offset << "/"
+        << filter_offset;
+  }
+}
+
+}  // namespace
+}  // namespace grt::test::dense
