@@ -22,11 +22,13 @@ uint64_t pages_for(uint64_t bytes, size_t page_size) { return bytes == 0 ? 1 : (
 // lands above it, by that request's pages.
 uint64_t pages_if_nothing_reused(const fb::Model* model, grt_strategy strategy, size_t page_size) {
   uint64_t pages = 0;
-  for (const auto* tensor : *model->tensors()) {
+  for (uint32_t t = 0; t < count_of(model->tensors()); ++t) {  // a blob may have no tensors or nodes vector
+    const auto* tensor = model->tensors()->Get(t);
     if (tensor->kind() == fb::TensorKind::Activation) pages += pages_for(tensor_bytes(tensor), page_size);
   }
   uint64_t largest_workspace = 0;
-  for (const auto* node : *model->nodes()) {
+  for (uint32_t n = 0; n < count_of(model->nodes()); ++n) {
+    const auto* node = model->nodes()->Get(n);
     if (node->workspace_bytes() == 0) continue;
     const uint64_t workspace = pages_for(node->workspace_bytes(), page_size);
     if (strategy == GRT_STRATEGY_DYNAMIC) pages += workspace;
@@ -80,18 +82,19 @@ grt_status grt_page_required_bytes(const void* blob, size_t blob_size, grt_strat
   if (!grt::valid_page_size(page_size) || (policy != GRT_PAGE_FIRST_FIT && policy != GRT_PAGE_BEST_FIT)) {
     return fail(error, GRT_ERR_ARGUMENT, nullptr, "page size %u is not a power of two >= 16, or the policy is unknown", page_size);
   }
-  grt_requirements requirements;
-  grt_status s = grt_model_requirements(blob, blob_size, strategy, &requirements, error);
-  if (s != GRT_OK) return s;
+  // The checks every entry point runs, and the bookkeeping grt_model_requirements reports.
   const grt::fb::Model* model = nullptr;
-  s = grt::open_model(blob, blob_size, &model, error);
+  grt::ModelCounts counts;
+  grt::Layout layout;
+  grt_status s = grt::lay_out<grt::kNativeSizes>(blob, blob_size, strategy, GRT_ARGUMENTS_LEAN, nullptr, 0, &model, &counts,
+                                                 &layout, error);
   if (s != GRT_OK) return s;
   const uint64_t most_pages = grt::pages_if_nothing_reused(model, strategy, page_size);
   if (most_pages > GRT_PAGE_MAX_COUNT || most_pages > (SIZE_MAX - page_size) / page_size ||
-      most_pages > (SIZE_MAX - requirements.bookkeeping_bytes) / GRT_PAGE_METADATA_BYTES_PER_PAGE) {
+      most_pages > (SIZE_MAX - layout.total) / GRT_PAGE_METADATA_BYTES_PER_PAGE) {
     return fail(error, GRT_ERR_ARGUMENT, nullptr, "model needs up to %u pages of %u bytes; choose larger pages", most_pages, page_size);
   }
-  const size_t bookkeeping = requirements.bookkeeping_bytes;  // a multiple of 8
+  const size_t bookkeeping = layout.total;  // a multiple of 8
   out->scratch_bytes = bookkeeping + static_cast<size_t>(most_pages) * GRT_PAGE_METADATA_BYTES_PER_PAGE;
   if (scratch == nullptr || scratch_size < out->scratch_bytes || reinterpret_cast<uintptr_t>(scratch) % 8 != 0) {
     return fail(error, GRT_ERR_STORAGE_TOO_SMALL, nullptr, "page budget needs %u bytes of 8-byte aligned scratch, %u given",

@@ -7,23 +7,25 @@
 
 namespace grt {
 
+// Figures first: "out of memory: 16 bytes (allocator has 32 in use, largest free 8) for
+// tensor 1 't1' at node 0 (copy)". The names come last and give way (message.h).
 grt_status fail_out_of_memory(grt_executor* x, grt_error* error, int64_t node, uint32_t tensor, size_t bytes) {
   const fb::Model* m = x->model;
-  if (node >= 0 && tensor != UINT32_MAX) {
-    fail(error, GRT_ERR_OUT_OF_MEMORY, m, "out of memory: %n needs %t of %u bytes", node, tensor, bytes);
-  } else if (node >= 0) {
-    fail(error, GRT_ERR_OUT_OF_MEMORY, m, "out of memory: %n needs a workspace of %u bytes", node, bytes);
-  } else if (tensor != UINT32_MAX) {
-    fail(error, GRT_ERR_OUT_OF_MEMORY, m, "out of memory: %t of %u bytes", tensor, bytes);
+  if (tensor != UINT32_MAX) {
+    fail(error, GRT_ERR_OUT_OF_MEMORY, m, "out of memory: %u bytes", bytes);
   } else {
     fail(error, GRT_ERR_OUT_OF_MEMORY, m, "out of memory: a workspace of %u bytes", bytes);
   }
   if (x->allocator->stats != nullptr) {
     grt_allocator_stats stats{};
     x->allocator->stats(x->allocator->context, &stats);
-    append(error, m, "; allocator has %u in use", stats.bytes_in_use);
+    append(error, m, " (allocator has %u in use", stats.bytes_in_use);
     if (stats.largest_free != SIZE_MAX) append(error, m, ", largest free %u", stats.largest_free);
+    append(error, m, ")");
   }
+  if (tensor != UINT32_MAX) append(error, m, " for %t", tensor);
+  if (node >= 0 && tensor != UINT32_MAX) append(error, m, " at %n", node);
+  if (node >= 0 && tensor == UINT32_MAX) append(error, m, " for %n", node);
   return GRT_ERR_OUT_OF_MEMORY;
 }
 
@@ -46,8 +48,9 @@ grt_status bind_allocator(grt_executor* x, grt_error* error) {
   }
   if (is_stack(strategy_of(x))) {
     uint64_t max_workspace = 0;
-    for (const auto* node : *x->model->nodes()) {
-      if (node->workspace_bytes() > max_workspace) max_workspace = node->workspace_bytes();
+    for (uint32_t n = 0; n < node_count(x); ++n) {  // a blob may have no nodes vector
+      const uint64_t bytes = x->model->nodes()->Get(n)->workspace_bytes();
+      if (bytes > max_workspace) max_workspace = bytes;
     }
     if (max_workspace != 0) {
       x->stack_workspace = static_cast<uint8_t*>(grt_allocate(x->allocator, static_cast<size_t>(max_workspace), kActivationAlignment));

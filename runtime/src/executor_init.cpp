@@ -23,7 +23,8 @@ grt_status init(grt_executor** out, void* storage, size_t storage_size, const vo
   const grt::fb::Model* model = nullptr;
   grt::ModelCounts counts;
   grt::Layout layout;
-  s = grt::lay_out<grt::kNativeSizes>(blob, blob_size, strategy, options->arguments, &model, &counts, &layout, error);
+  s = grt::lay_out<grt::kNativeSizes>(blob, blob_size, strategy, options->arguments, storage, storage_size, &model, &counts,
+                                      &layout, error);
   if (s != GRT_OK) return s;
   if (storage == nullptr || storage_size < layout.total) {
     return fail(error, GRT_ERR_STORAGE_TOO_SMALL, nullptr, "executor storage needs %u bytes, %u given",
@@ -58,9 +59,8 @@ grt_status init(grt_executor** out, void* storage, size_t storage_size, const vo
     grt_stack_init(x->workspace, nullptr, 0);
   }
 
+  // lay_out left the live ranges here, after the tables written so far.
   auto* lifetimes = reinterpret_cast<grt::Lifetime*>(base + layout.lifetimes);
-  s = grt::check_model_graph(model, lifetimes, error);
-  if (s != GRT_OK) return s;
   if (grt::is_scheduled(strategy)) grt::build_dynamic_orders(x, lifetimes);
   // From here on the lifetimes' bytes belong to the tables below.
 

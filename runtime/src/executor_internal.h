@@ -80,15 +80,16 @@ grt_status validate_option_modes(const grt_options* options, grt_error* error);
 grt_status validate_options(const grt_options* options, grt_error* error);
 
 // ---- executor_layout.cpp ----
-// What sizing and init share: the modes known, the blob opened and checked, the layout
-// (instantiated for kNativeSizes and kArm32Sizes).
+// Every public entry point that takes a blob: modes, blob, local checks, layout and graph
+// checks, one path (instantiated for kNativeSizes and kArm32Sizes). `storage` may be NULL;
+// if it holds the layout, the live ranges are left in it.
 template <const LayoutSizes& kSizes>
-grt_status lay_out(const void* blob, size_t blob_size, grt_strategy strategy, grt_arguments arguments, const fb::Model** model,
-                   ModelCounts* counts, Layout* layout, grt_error* error);
-extern template grt_status lay_out<kNativeSizes>(const void*, size_t, grt_strategy, grt_arguments, const fb::Model**,
-                                                 ModelCounts*, Layout*, grt_error*);
-extern template grt_status lay_out<kArm32Sizes>(const void*, size_t, grt_strategy, grt_arguments, const fb::Model**,
-                                                ModelCounts*, Layout*, grt_error*);
+grt_status lay_out(const void* blob, size_t blob_size, grt_strategy strategy, grt_arguments arguments, void* storage,
+                   size_t storage_size, const fb::Model** model, ModelCounts* counts, Layout* layout, grt_error* error);
+extern template grt_status lay_out<kNativeSizes>(const void*, size_t, grt_strategy, grt_arguments, void*, size_t,
+                                                 const fb::Model**, ModelCounts*, Layout*, grt_error*);
+extern template grt_status lay_out<kArm32Sizes>(const void*, size_t, grt_strategy, grt_arguments, void*, size_t,
+                                                const fb::Model**, ModelCounts*, Layout*, grt_error*);
 
 // ---- argument_marshalling.cpp ----
 // The DLTensor that holds a model input's or output's data: what grt_input returns and

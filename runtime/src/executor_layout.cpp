@@ -55,22 +55,33 @@ Layout compute_layout(const ModelCounts& c, grt_strategy strategy, grt_arguments
 
 }  // namespace
 
-// What sizing and init share: the modes known, the blob opened and checked, the layout.
+// Every public entry point that takes a blob comes through here, so each refuses what
+// grt_init refuses: the modes known, the blob opened, its local checks, the layout, then the
+// graph checks. Those run in `storage` when it holds the layout (grt_init, which keeps the
+// live ranges there for the dynamic schedule), otherwise over windows of tensors in a small
+// array on the stack (the sizing calls have no memory of the caller's).
 template <const LayoutSizes& kSizes>
-grt_status lay_out(const void* blob, size_t blob_size, grt_strategy strategy, grt_arguments arguments, const fb::Model** model,
-                   ModelCounts* counts, Layout* layout, grt_error* error) {
+grt_status lay_out(const void* blob, size_t blob_size, grt_strategy strategy, grt_arguments arguments, void* storage,
+                   size_t storage_size, const fb::Model** model, ModelCounts* counts, Layout* layout, grt_error* error) {
   grt_status s = validate_modes(strategy, arguments, error);
   if (s == GRT_OK) s = open_model(blob, blob_size, model, error);
   if (s == GRT_OK) s = check_model_local(*model, counts, error);
   if (s != GRT_OK) return s;
   *layout = compute_layout<kSizes>(*counts, strategy, arguments);
   if (!layout->fits) return fail(error, GRT_ERR_STORAGE_TOO_SMALL, nullptr, "model needs more bookkeeping than this machine can address");
-  return GRT_OK;
+  Lifetime window[32];
+  Lifetime* lifetimes = window;
+  uint32_t room = 32;
+  if (storage != nullptr && storage_size >= layout->total && reinterpret_cast<uintptr_t>(storage) % kBookkeepingAlignment == 0) {
+    lifetimes = reinterpret_cast<Lifetime*>(static_cast<uint8_t*>(storage) + layout->lifetimes);
+    room = counts->tensors;
+  }
+  return check_model_graph(*model, lifetimes, room, error);
 }
 
-template grt_status lay_out<kNativeSizes>(const void*, size_t, grt_strategy, grt_arguments, const fb::Model**, ModelCounts*,
-                                          Layout*, grt_error*);
-template grt_status lay_out<kArm32Sizes>(const void*, size_t, grt_strategy, grt_arguments, const fb::Model**, ModelCounts*,
-                                         Layout*, grt_error*);
+template grt_status lay_out<kNativeSizes>(const void*, size_t, grt_strategy, grt_arguments, void*, size_t, const fb::Model**,
+                                          ModelCounts*, Layout*, grt_error*);
+template grt_status lay_out<kArm32Sizes>(const void*, size_t, grt_strategy, grt_arguments, void*, size_t, const fb::Model**,
+                                         ModelCounts*, Layout*, grt_error*);
 
 }  // namespace grt

@@ -35,11 +35,16 @@ constexpr uint64_t message_arg(T value) {
 grt_status fail_v(grt_error* error, grt_status status, const fb::Model* model, const char* format, ...);
 void append_v(grt_error* error, const fb::Model* model, const char* format, ...);
 
-// Writes `format` into error->message (truncated to fit), sets error->status, returns
-// `status`. Directives, each taking the next argument:
-//   %u unsigned number   %d signed number   %s string   %q string in quotes ('x')
+// Writes `format` into error->message, sets error->status, returns `status`. Directives,
+// each taking the next argument:
+//   %u unsigned number   %d signed number   %s string   %q name in quotes ('x')
 //   %t tensor of `model`: "tensor 7 'conv1/out'"   %n node: "node 3 (conv2d_s8)"
 //   %p pool: "pool 'activations'"   (indices out of range print just the index)
+// Names (%q and the names of %t, %n, %p) come from the blob: control characters and bytes
+// that are not valid UTF-8 are escaped (\xNN), and names longer than 32 characters are
+// shortened in the middle ('functional_1/co...FusedBatchNormV3'), so that a message with up to
+// three names keeps its numbers; what still does not fit GRT_ERROR_MESSAGE_SIZE is cut at
+// the end. So put figures before names, above all in a message built in several calls.
 // `error` may be NULL; `model` may be NULL when no %t, %n or %p is used.
 template <typename... Args>
 grt_status fail(grt_error* error, grt_status status, const fb::Model* model, const char* format, Args... args) {

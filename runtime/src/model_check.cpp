@@ -98,12 +98,13 @@ grt_status check_tensor(const fb::Model* model, uint32_t index, ModelCounts* cou
       }
       counts->activations++;
       counts->stack_bytes += GRT_STACK_ALLOCATION_BYTES(bytes, 16u);
+      counts->last_activation = bytes;
       return GRT_OK;
     }
     case fb::TensorKind::Alias: {
-      const uint32_t tensors = count_of(model->tensors());
-      if (t->alias_of() >= tensors || t->alias_of() == index) {
-        return fail(error, GRT_ERR_ALIAS, model, "%t aliases tensor %u, which is not another tensor of the blob", index, t->alias_of());
+      // An earlier tensor (model_check.h): no cycles, and each alias is checked after its target.
+      if (t->alias_of() >= index) {
+        return fail(error, GRT_ERR_ALIAS, model, "%t aliases tensor %u, which is not an earlier tensor of the blob", index, t->alias_of());
       }
       counts->aliases++;  // chains are followed once every link is known in range
       return GRT_OK;
@@ -112,17 +113,23 @@ grt_status check_tensor(const fb::Model* model, uint32_t index, ModelCounts* cou
   return fail(error, GRT_ERR_GRAPH, model, "%t has unknown kind %u", index, t->kind());
 }
 
-// Alias sizes need every tensor's own checks done first (the target's shape).
+// Alias sizes need every tensor's own checks done first (the target's shape), and run in
+// index order: an alias's target, if an alias itself, has passed these checks already.
 grt_status check_alias_fits(const fb::Model* model, uint32_t index, grt_error* error) {
   const auto* t = model->tensors()->Get(index);
-  uint64_t offset = 0;
-  const uint32_t root = alias_root(model, index, &offset);
-  if (root == kUnset) return fail(error, GRT_ERR_ALIAS, model, "%t is part of an alias cycle", index);
-  const uint64_t root_bytes = tensor_bytes(model->tensors()->Get(root));
+  const uint32_t target = t->alias_of();
+  const uint64_t target_bytes = tensor_bytes(model->tensors()->Get(target));
   const uint64_t bytes = tensor_bytes(t);
-  if (offset > root_bytes || bytes > root_bytes - offset) {
+  const uint64_t link = t->offset();
+  // Inside its target: so every chain's offsets add up to at most its root's bytes (< 2^40)
+  // and no sum of them can wrap.
+  if (link > target_bytes || bytes > target_bytes - link) {
     return fail(error, GRT_ERR_ALIAS, model, "%t needs %u bytes at offset %u of %t, which has %u",
-                index, bytes, offset, root, root_bytes);
+                index, bytes, link, target, target_bytes);
+  }
+  uint64_t offset = 0;
+  if (alias_root(model, index, &offset) == kUnset) {
+    return fail(error, GRT_ERR_ALIAS, model, "%t ends a chain of more than %u aliases", index, kMaxAliasDepth);
   }
   if (offset % dtype_size(t->dtype()) != 0) {
     return fail(error, GRT_ERR_ALIAS, model, "%t alias offset %u is not aligned to its element size", index, offset);
@@ -257,14 +264,12 @@ int32_t io_position(const fb::Model* model, uint32_t t) {
 
 uint32_t alias_root(const fb::Model* model, uint32_t tensor, uint64_t* offset) {
   const auto* tensors = model->tensors();
-  const uint32_t count = tensors->size();
   *offset = 0;
-  for (uint32_t steps = 0; steps <= count; ++steps) {
+  for (uint32_t links = 0; links <= kMaxAliasDepth; ++links) {
     const auto* t = tensors->Get(tensor);
     if (t->kind() != fb::TensorKind::Alias) return tensor;
     *offset += t->offset();
     tensor = t->alias_of();
-    if (tensor >= count) return kUnset;
   }
   return kUnset;
 }

@@ -20,6 +20,7 @@ struct ModelCounts {
   uint32_t activations = 0;
   uint64_t max_workspace = 0;       // largest node workspace
   uint64_t stack_bytes = 0;         // GRT_STRATEGY_STACK: all activations, stack-allocated
+  uint64_t last_activation = 0;     // bytes of the activation of highest index (allocated last)
   uint32_t io = 0;                  // entries of the input and output lists
   uint32_t pools = 0;
   uint32_t max_args = 0;            // most arguments of one node
@@ -44,9 +45,12 @@ grt_status open_model(const void* blob, size_t blob_size, const fb::Model** mode
 // Per-tensor, per-node and per-pool checks that need no scratch memory.
 grt_status check_model_local(const fb::Model* model, ModelCounts* counts, grt_error* error);
 
-// Graph checks that need one Lifetime per tensor of scratch: production order and the
-// plan's overlaps. Fills `lifetimes` (of roots; aliases carry their root's range).
-grt_status check_model_graph(const fb::Model* model, Lifetime* lifetimes, grt_error* error);
+// Graph checks: production order (a node reads only what an earlier node wrote, every
+// output is written) and the plan's overlaps. With a Lifetime per tensor of scratch they run
+// once and leave each root's live range in `lifetimes` (an alias's entry is unset); with
+// fewer (at least 2: the sizing calls, which have no memory, pass a small array) they run
+// over windows of tensors, pair by pair, and the scratch holds nothing useful after.
+grt_status check_model_graph(const fb::Model* model, Lifetime* lifetimes, uint32_t lifetime_count, grt_error* error);
 
 // Byte size of a tensor of the blob; valid after check_model_local.
 uint64_t tensor_bytes(const fb::Tensor* tensor);
@@ -54,7 +58,16 @@ uint64_t tensor_bytes(const fb::Tensor* tensor);
 // Where tensor t first appears in the input list followed by the output list, or -1.
 int32_t io_position(const fb::Model* model, uint32_t t);
 
-// The tensor whose bytes an alias chain ends in, and the total offset into it.
+// Aliases: an alias names an earlier tensor (alias_of < its own index), lies inside it
+// (offset + bytes <= the target's bytes), and ends in a tensor that is not an alias after at
+// most kMaxAliasDepth links. The builder only ever aliases a tensor it already has, and the
+// importer's chains (a reshape of a reshape) are one link long on every model of the zoo.
+// So there are no cycles, offsets never wrap, and finding a root takes at most
+// kMaxAliasDepth steps: the loader is linear in the number of tensors and arguments.
+constexpr uint32_t kMaxAliasDepth = 16;
+
+// The tensor whose bytes an alias chain ends in, and the total offset into it; UINT32_MAX
+// for a chain longer than kMaxAliasDepth (valid blobs have none, after check_model_local).
 uint32_t alias_root(const fb::Model* model, uint32_t tensor, uint64_t* offset);
 
 size_t dtype_size(fb::DType dtype);

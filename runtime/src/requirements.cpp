@@ -20,7 +20,7 @@ grt_status requirements_for(const void* blob, size_t blob_size, const grt_option
   const grt::fb::Model* model = nullptr;
   grt::ModelCounts counts;
   grt::Layout layout;
-  const grt_status s = lay_out<kSizes>(blob, blob_size, strategy, options->arguments, &model, &counts, &layout, error);
+  const grt_status s = lay_out<kSizes>(blob, blob_size, strategy, options->arguments, nullptr, 0, &model, &counts, &layout, error);
   if (s != GRT_OK) return s;
   out->bookkeeping_bytes = layout.total;
   out->bookkeeping_alignment = grt::kBookkeepingAlignment;
@@ -31,8 +31,17 @@ grt_status requirements_for(const void* blob, size_t blob_size, const grt_option
     out->pool_alignment[p] = pools->Get(p)->alignment();
   }
   if (grt::is_stack(strategy)) {
-    out->allocator_bytes = static_cast<size_t>(counts.stack_bytes);
-    if (counts.max_workspace != 0) out->allocator_bytes += GRT_STACK_ALLOCATION_BYTES(counts.max_workspace, 16u);
+    // Init takes every activation in index order, then the largest workspace. Each request
+    // costs its header and its bytes rounded up to 16 (where the next one starts), except
+    // the last, which ends the stack unrounded.
+    uint64_t bytes = counts.stack_bytes;
+    uint64_t last = counts.last_activation;
+    if (counts.max_workspace != 0) {
+      bytes += GRT_STACK_ALLOCATION_BYTES(counts.max_workspace, 16u);
+      last = counts.max_workspace;
+    }
+    bytes -= (16 - last % 16) % 16;
+    out->allocator_bytes = static_cast<size_t>(bytes);
   } else if (grt::is_scheduled(strategy)) {
     // Without scratch memory for lifetimes, the bound here is every activation at once.
     out->allocator_bytes = static_cast<size_t>(counts.stack_bytes + counts.max_workspace);

@@ -3,15 +3,22 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
 #include <numeric>
+#include <regex>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "graphrt/heap_allocator.h"
 #include "graphrt/platform.h"
+#include "golden.h"
+#include "graphrt/tools/importer.h"
+#include "graphrt/tools/memory_plan.h"
 #include "graphrt/tools/planner.h"
 #include "test_models.h"
+#include "zoo.h"
 
 namespace grt::test {
 namespace {
@@ -311,22 +318,34 @@ TEST_P(Strategies, SameBlobSameOutputs) {
 INSTANTIATE_TEST_SUITE_P(Executor, Strategies, ::testing::Values(GRT_STRATEGY_DYNAMIC, GRT_STRATEGY_STACK),
                          [](const ::testing::TestParamInfo<grt_strategy>& p) { return p.param == GRT_STRATEGY_DYNAMIC ? "Dynamic" : "Stack"; });
 
+// An executor of `blob` under a dynamic strategy on `allocator`, with `bookkeeping` bytes.
+struct AllocatorInit {
+  AllocatorInit(const AlignedBytes& blob, grt_strategy strategy, const grt_allocator* allocator, size_t bookkeeping)
+      : storage(bookkeeping) {
+    grt_options options{};
+    options.registry = &registry.registry;
+    options.memory.strategy = strategy;
+    options.memory.allocator = allocator;
+    status = grt_init(&executor, storage.data(), storage.size(), blob.data(), blob.size(), &options, &error);
+  }
+  Registry registry;
+  AlignedBytes storage;
+  grt_executor* executor = nullptr;
+  grt_error error{};
+  grt_status status = GRT_ERR_ARGUMENT;
+};
+
 TEST(Executor, RunAfterReleaseIsRefusedNotRunOnNullBuffers) {
   const AlignedBytes blob = to_blob(copy_chain(2));
   grt_requirements req{};
   grt_error error{};
   ASSERT_EQ(grt_model_requirements(blob.data(), blob.size(), GRT_STRATEGY_DYNAMIC, &req, &error), GRT_OK);
-  AlignedBytes storage(req.bookkeeping_bytes);
   grt_heap_allocator heap;
   grt_heap_init(&heap, 0);
   const grt_allocator allocator = grt_heap_as_allocator(&heap);
-  Registry r;
-  grt_options options{};
-  options.registry = &r.registry;
-  options.memory.strategy = GRT_STRATEGY_DYNAMIC;
-  options.memory.allocator = &allocator;
-  grt_executor* x = nullptr;
-  ASSERT_EQ(grt_init(&x, storage.data(), storage.size(), blob.data(), blob.size(), &options, &error), GRT_OK);
+  AllocatorInit init(blob, GRT_STRATEGY_DYNAMIC, &allocator, req.bookkeeping_bytes);
+  ASSERT_EQ(init.status, GRT_OK);
+  grt_executor* x = init.executor;
   ASSERT_EQ(grt_run(x), GRT_OK);
   grt_release(x);
   EXPECT_EQ(grt_run(x), GRT_ERR_ARGUMENT);
@@ -334,34 +353,93 @@ TEST(Executor, RunAfterReleaseIsRefusedNotRunOnNullBuffers) {
   EXPECT_EQ(heap.bytes_in_use, 0u);
 }
 
-TEST(Executor, StackStrategyRequirementIsExact) {
-  const AlignedBytes blob = to_blob(copy_chain(3));
+// Init under GRT_STRATEGY_STACK succeeds with exactly the allocator bytes
+// grt_model_requirements reports and fails, giving back what it took, with one byte less.
+// Returns the figure.
+size_t expect_stack_requirement_exact(const AlignedBytes& blob) {
   grt_requirements req{};
   grt_error error{};
-  ASSERT_EQ(grt_model_requirements(blob.data(), blob.size(), GRT_STRATEGY_STACK, &req, &error), GRT_OK);
+  EXPECT_EQ(grt_model_requirements(blob.data(), blob.size(), GRT_STRATEGY_STACK, &req, &error), GRT_OK) << error.message;
   for (const size_t bytes : {req.allocator_bytes, req.allocator_bytes - 1}) {
-    AlignedBytes storage(req.bookkeeping_bytes);
     AlignedBytes arena(bytes);
     grt_stack_allocator stack;
     grt_stack_init(&stack, arena.data(), bytes);
     const grt_allocator allocator = grt_stack_as_allocator(&stack);
-    Registry r;
-    grt_options options{};
-    options.registry = &r.registry;
-    options.memory.strategy = GRT_STRATEGY_STACK;
-    options.memory.allocator = &allocator;
-    grt_executor* x = nullptr;
-    const grt_status s = grt_init(&x, storage.data(), storage.size(), blob.data(), blob.size(), &options, &error);
+    const AllocatorInit init(blob, GRT_STRATEGY_STACK, &allocator, req.bookkeeping_bytes);
     if (bytes == req.allocator_bytes) {
-      EXPECT_EQ(s, GRT_OK) << error.message;
+      EXPECT_EQ(init.status, GRT_OK) << init.error.message;
     } else {
-      EXPECT_EQ(s, GRT_ERR_OUT_OF_MEMORY);
-      EXPECT_NE(std::string(error.message).find("out of memory"), std::string::npos) << error.message;
+      EXPECT_EQ(init.status, GRT_ERR_OUT_OF_MEMORY);
+      EXPECT_NE(std::string(init.error.message).find("out of memory"), std::string::npos) << init.error.message;
       EXPECT_EQ(stack.bytes_in_use, 0u) << "a failed init must give back what it took";
     }
   }
+  return req.allocator_bytes;
 }
 
+TEST(Executor, StackStrategyRequirementIsExact) {
+  expect_stack_requirement_exact(to_blob(copy_chain(3)));
+}
+
+// The last request ends the stack: its bytes are not rounded up to the next 16.
+TEST(Executor, StackStrategyRequirementIsExactWhenTheLastRequestIsNotAMultipleOf16) {
+  EXPECT_EQ(expect_stack_requirement_exact(to_blob(copy_chain(3, 13))), 3 * (16 + 16) + 16 + 13u);
+  ModelDef with_workspace = copy_chain(1, 13);
+  with_workspace.nodes[0].workspace_bytes = 20;
+  tools::plan_default(&with_workspace);
+  EXPECT_EQ(expect_stack_requirement_exact(to_blob(with_workspace)), 2 * (16 + 16) + 16 + 20u);
+}
+
+// MLPerf Tiny's keyword spotter from the zoo, imported and planned; empty after a failure.
+AlignedBytes kws_blob(const std::filesystem::path& zoo) {
+  const std::vector<uint8_t> tflite = read_bytes(zoo / "models" / "mlperf_kws_dscnn_int8.tflite");
+  ModelDef model;
+  const tools::ImportResult imported = tools::import_tflite(tflite.data(), tflite.size(), &model);
+  EXPECT_TRUE(imported.ok) << imported.error;
+  std::string error;
+  EXPECT_TRUE(imported.ok && tools::plan_model(&model, tools::PlanOptions{}, nullptr, &error)) << error;
+  return to_blob(model);
+}
+
+// KWS under the stack strategy: the figure was 4 bytes conservative (72,800, 72,796 works).
+TEST(Executor, StackStrategyRequirementIsExactOnKws) {
+  GRT_REQUIRE_ZOO(zoo);
+  EXPECT_EQ(expect_stack_requirement_exact(kws_blob(zoo)), 72796u);
+}
+
+// KWS's tensor names are long ("functional_1/.../FusedBatchNormV3;..."): its out-of-memory
+// messages, at init and during a run, keep every figure and end complete, names shortened.
+TEST(Executor, KwsOutOfMemoryMessagesKeepTheirFigures) {
+  GRT_REQUIRE_ZOO(zoo);
+  const AlignedBytes blob = kws_blob(zoo);
+  grt_requirements req{};
+  grt_error error{};
+  ASSERT_EQ(grt_model_requirements(blob.data(), blob.size(), GRT_STRATEGY_DYNAMIC, &req, &error), GRT_OK) << error.message;
+  const std::regex complete(
+      "out of memory: (a workspace of )?[0-9]+ bytes \\(allocator has [0-9]+ in use, largest free [0-9]+\\)"
+      "( for tensor [0-9]+ '[^']*')?( (at|for) node [0-9]+ \\([a-z0-9_]+\\))?");
+  std::set<std::string> messages;
+  for (size_t limit = 0; limit <= req.allocator_bytes; limit += 128) {
+    grt_heap_allocator heap;
+    grt_heap_init(&heap, limit);
+    const grt_allocator allocator = grt_heap_as_allocator(&heap);
+    AllocatorInit init(blob, GRT_STRATEGY_DYNAMIC, &allocator, req.bookkeeping_bytes);
+    grt_executor* x = init.executor;
+    grt_status s = init.status;
+    std::string message = init.error.message;
+    if (s == GRT_OK) {
+      std::memset(grt_input(x, 0)->data, 0, grt_tensor_bytes(grt_input(x, 0)));
+      s = grt_run(x);
+      message = grt_last_error(x)->message;
+      grt_release(x);
+    }
+    if (s == GRT_OK) continue;
+    ASSERT_EQ(s, GRT_ERR_OUT_OF_MEMORY) << message;
+    EXPECT_TRUE(std::regex_match(message, complete)) << message;
+    messages.insert(message);
+  }
+  EXPECT_GE(messages.size(), 10u);
+}
 
 // ---- Argument modes: LEAN (marshalled before each node) and PREPARED (at init) -----------
 

@@ -1,11 +1,20 @@
 // Every check of the loader, each proven by a blob that breaks exactly that check.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "golden.h"
+#include "graphrt/dynamic_memory.h"
+#include "graphrt/heap_allocator.h"
+#include "graphrt/target_requirements.h"
 #include "graphrt/tools/planner.h"
 #include "test_models.h"
+#include "zoo.h"
 
 namespace grt::test {
 namespace {
@@ -154,6 +163,40 @@ TEST(LoaderChecks, ActivationEndsPastItsPool) {
   EXPECT_REFUSED(refuse(m), GRT_ERR_POOL_BOUNDS, "ends past pool 'activations'");
 }
 
+// Names come from the blob: control characters and bytes that are not UTF-8 are escaped,
+// valid UTF-8 is kept, and long names are shortened in the middle so the figures that
+// follow them survive.
+TEST(Messages, NamesFromTheBlobAreEscapedAndLongOnesShortenedInTheMiddle) {
+  ModelDef m = copy_chain(1);
+  m.tensors[1].name = "a\x01\xff\xc3\xa9" + std::string(100, 'n') + "end";
+  m.pools[0].name = std::string(100, 'p') + "\x1b[2J";
+  const uint64_t pool_size = m.pools[0].size;
+  m.tensors[1].offset = pool_size - 8;
+  const Refusal r = refuse(m);
+  EXPECT_EQ(r.status, GRT_ERR_POOL_BOUNDS);
+  const std::string figures = std::to_string(pool_size - 8) + " + 16 bytes ends past pool '";
+  // 32 characters each: 14 of the head, "...", 15 of the tail.
+  EXPECT_EQ(r.message, "tensor 1 'a\\x01\\xff\xc3\xa9nnn...nnnnnnnnnnnnend' at offset " + figures +
+                           "pppppppppppppp...pppppppp\\x1b[2J' of " + std::to_string(pool_size) + " bytes");
+  EXPECT_LT(r.message.size(), size_t{GRT_ERROR_MESSAGE_SIZE});
+}
+
+// C1 controls, overlong forms, surrogates, code points past U+10FFFF and cut sequences are
+// not valid UTF-8 text.
+TEST(Messages, InvalidUtf8IsEscapedByteByByte) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"\xc2\x85|\xe0\x80\x80", "'\\xc2\\x85|\\xe0\\x80\\x80'"},
+      {"\xed\xa0\x80|\xf4\x90", "'\\xed\\xa0\\x80|\\xf4\\x90'"},
+      {"\xe2\x82|\xf0\x9f\x98\x80", "'\\xe2\\x82|\xf0\x9f\x98\x80'"},
+  };
+  for (const auto& [name, shown] : cases) {
+    ModelDef m = copy_chain(1);
+    m.tensors[1].name = name;
+    m.tensors[1].offset = m.pools[0].size - 8;
+    EXPECT_REFUSED(refuse(m), GRT_ERR_POOL_BOUNDS, "tensor 1 " + shown + " at offset");
+  }
+}
+
 TEST(LoaderChecks, ActivationOffsetOverflowIsCaught) {
   ModelDef m = copy_chain(1);
   m.tensors[1].offset = UINT64_MAX - 4;
@@ -183,15 +226,47 @@ TEST(LoaderChecks, AliasOfItself) {
   ModelDef m = copy_chain(1);
   const uint32_t a = m.add_alias("a", 0, {16});
   m.tensors[a].alias_of = a;
-  EXPECT_REFUSED(refuse(m), GRT_ERR_ALIAS, "not another tensor");
+  EXPECT_REFUSED(refuse(m), GRT_ERR_ALIAS, "not an earlier tensor");
 }
 
+// A cycle needs an alias of a later tensor, which is refused: aliases name earlier tensors.
 TEST(LoaderChecks, AliasCycle) {
   ModelDef m = copy_chain(1);
   const uint32_t a = m.add_alias("a", 0, {16});
   const uint32_t b = m.add_alias("b", a, {16});
   m.tensors[a].alias_of = b;
-  EXPECT_REFUSED(refuse(m), GRT_ERR_ALIAS, "cycle");
+  EXPECT_REFUSED(refuse(m), GRT_ERR_ALIAS, "tensor 2 'a' aliases tensor 3, which is not an earlier tensor");
+}
+
+// alias_of pointing forward, at a tensor that is not itself an alias.
+TEST(LoaderChecks, AliasOfALaterTensor) {
+  ModelDef m = copy_chain(2);  // x, t1, y
+  const uint32_t a = m.add_alias("a", 0, {16});
+  m.add_alias("b", 0, {16});
+  m.tensors[a].alias_of = a + 1;
+  EXPECT_REFUSED(refuse(m), GRT_ERR_ALIAS, "not an earlier tensor");
+}
+
+// Each alias of a chain: kMaxAliasDepth links load, one more is refused.
+TEST(LoaderChecks, AliasChainsAreAtMost16Long) {
+  for (const int links : {16, 17}) {
+    ModelDef m = copy_chain(1);
+    uint32_t previous = 0;
+    for (int i = 0; i < links; ++i) previous = m.add_alias("a" + std::to_string(i), previous, {16});
+    if (links == 16) {
+      EXPECT_EQ(refuse(m).status, GRT_OK) << refuse(m).message;
+    } else {
+      EXPECT_REFUSED(refuse(m), GRT_ERR_ALIAS, "'a16' ends a chain of more than 16 aliases");
+    }
+  }
+}
+
+// Offsets that each pass their target, whose sum wraps past 2^64 to a place inside the root.
+TEST(LoaderChecks, AliasOffsetsThatWrapAreRefused) {
+  ModelDef m = copy_chain(1);
+  const uint32_t a = m.add_alias("a", 0, {1}, uint64_t{1} << 63);
+  m.add_alias("b", a, {1}, uint64_t{1} << 63);
+  EXPECT_REFUSED(refuse(m), GRT_ERR_ALIAS, "'a' needs 1 bytes at offset 9223372036854775808 of tensor 0");
 }
 
 TEST(LoaderChecks, AliasLargerThanItsTarget) {
@@ -372,6 +447,111 @@ TEST_P(CallerMemory, MissingRegistryIsRefused) {
 
 INSTANTIATE_TEST_SUITE_P(LoaderChecks, CallerMemory, ::testing::Values(GRT_ARGUMENTS_LEAN, GRT_ARGUMENTS_PREPARED),
                          [](const ::testing::TestParamInfo<grt_arguments>& p) { return p.param == GRT_ARGUMENTS_LEAN ? "Lean" : "Prepared"; });
+
+
+// ---- Every entry point that takes a blob runs the same checks --------------------------
+
+// What each public call that takes a blob answers for it, with grt_init's refusal first.
+std::vector<Refusal> answers(const AlignedBytes& blob) {
+  std::vector<Refusal> out;
+  grt_error error{};
+  out.push_back({init_status(blob, &error), error.message});
+  grt_requirements req{};
+  for (const grt_strategy strategy : {GRT_STRATEGY_STATIC, GRT_STRATEGY_DYNAMIC, GRT_STRATEGY_STACK}) {
+    error = grt_error{};
+    out.push_back({grt_model_requirements(blob.data(), blob.size(), strategy, &req, &error), error.message});
+  }
+  error = grt_error{};
+  const grt_options defaults{};
+  out.push_back({grt_model_requirements_abi(blob.data(), blob.size(), &defaults, GRT_ABI_ARM32, &req, &error), error.message});
+  AlignedBytes scratch(1 << 20);
+  grt_page_budget budget{};
+  error = grt_error{};
+  out.push_back({grt_page_required_bytes(blob.data(), blob.size(), GRT_STRATEGY_DYNAMIC, 64, GRT_PAGE_FIRST_FIT, scratch.data(),
+                                         scratch.size(), &budget, &error),
+                 error.message});
+  grt_heap_allocator heap;
+  grt_heap_init(&heap, 0);
+  const grt_allocator allocator = grt_heap_as_allocator(&heap);
+  error = grt_error{};
+  out.push_back({grt_replay_allocations(blob.data(), blob.size(), GRT_STRATEGY_STACK, &allocator, scratch.data(), scratch.size(),
+                                        &error),
+                 error.message});
+  return out;
+}
+
+void expect_every_entry_point_refuses(const AlignedBytes& blob, grt_status status, const std::string& text) {
+  const std::vector<Refusal> all = answers(blob);
+  for (size_t i = 0; i < all.size(); ++i) {
+    EXPECT_EQ(all[i].status, status) << "entry point " << i << ": " << grt_status_name(all[i].status) << ": " << all[i].message;
+    EXPECT_EQ(all[i].message, all[0].message) << "entry point " << i;
+  }
+  EXPECT_NE(all[0].message.find(text), std::string::npos) << all[0].message;
+}
+
+// More tensors than the sizing calls' window of live ranges (32): the graph checks run
+// over windows there, and still find what grt_init finds.
+ModelDef long_chain() { return copy_chain(40); }
+
+TEST(EveryEntryPoint, AcceptsAValidModelWithMoreTensorsThanTheWindow) {
+  for (const Refusal& r : answers(to_blob(long_chain()))) EXPECT_EQ(r.status, GRT_OK) << r.message;
+}
+
+TEST(EveryEntryPoint, RefusesAnOutputNobodyWrites) {
+  ModelDef m = long_chain();
+  const uint32_t orphan = m.add_activation("orphan", DType::Int8, {4});
+  m.outputs.push_back(orphan);
+  m.tensors[orphan].offset = 0;
+  expect_every_entry_point_refuses(to_blob(m), GRT_ERR_GRAPH_ORDER, "'orphan', which no node writes");
+}
+
+TEST(EveryEntryPoint, RefusesAReadBeforeTheWrite) {
+  ModelDef m = long_chain();
+  std::swap(m.nodes[34], m.nodes[35]);
+  expect_every_entry_point_refuses(to_blob(m), GRT_ERR_GRAPH_ORDER, "node 34 (copy) reads tensor 35 't35' before any node writes it");
+}
+
+// x stays live to the last node; t20, in another window, is planned over it.
+TEST(EveryEntryPoint, RefusesLiveTensorsSharingBytesAcrossWindows) {
+  ModelDef m = long_chain();
+  m.nodes.back().args.push_back(ArgDef::input(0));
+  tools::plan_default(&m);
+  m.tensors[20].offset = m.tensors[0].offset;
+  expect_every_entry_point_refuses(to_blob(m), GRT_ERR_PLAN_OVERLAP,
+                                   "tensor 0 'x' and tensor 20 't20' share bytes of pool 'activations' while both are live at node 19");
+}
+
+// ---- Reproducers of ../shared/robustness (README there) ----------------------------------
+
+AlignedBytes robustness_blob(const std::filesystem::path& zoo, const char* name) {
+  const std::vector<uint8_t> bytes = read_bytes(zoo / "robustness" / name);
+  AlignedBytes blob(bytes.size());
+  std::memcpy(blob.data(), bytes.data(), bytes.size());
+  return blob;
+}
+
+// No nodes vector: grt_page_required_bytes bound a reference to null, and the sizing calls
+// answered GRT_OK where grt_init refuses.
+TEST(Robustness, NoNodesVectorIsRefusedByEveryEntryPoint) {
+  GRT_REQUIRE_ZOO(zoo);
+  expect_every_entry_point_refuses(robustness_blob(zoo, "no_nodes_vector.grt"), GRT_ERR_GRAPH_ORDER, "which no node writes");
+}
+
+// 4,000 aliases in a chain: the walk was quadratic (2.4 s in the fuzz build); now refused
+// after at most 17 steps per alias.
+TEST(Robustness, AliasChainOf4000IsRefusedQuickly) {
+  GRT_REQUIRE_ZOO(zoo);
+  const AlignedBytes blob = robustness_blob(zoo, "chain_4000.grt");
+  const auto start = std::chrono::steady_clock::now();
+  expect_every_entry_point_refuses(blob, GRT_ERR_ALIAS, "ends a chain of more than 16 aliases");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(500));
+}
+
+// Alias offsets whose sum passes 2^64 and wraps back inside the root.
+TEST(Robustness, WrappingAliasOffsetsAreRefused) {
+  GRT_REQUIRE_ZOO(zoo);
+  expect_every_entry_point_refuses(robustness_blob(zoo, "wrap_kws.grt"), GRT_ERR_ALIAS, "needs");
+}
 
 }  // namespace
 }  // namespace grt::test

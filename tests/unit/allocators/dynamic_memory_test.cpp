@@ -386,13 +386,13 @@ TEST(OutOfMemory, RunFailsNamingNodeTensorAndSizesAndGivesBackWhatItTook) {
   EXPECT_TRUE(run.run(std::vector<int8_t>(16, 1)).empty());
   EXPECT_EQ(run.run_status, GRT_ERR_OUT_OF_MEMORY);
   EXPECT_STREQ(grt_last_error(run.executor)->message,
-               "out of memory: node 0 (copy) needs tensor 1 't1' of 16 bytes; allocator has 32 in use, largest free 8");
+               "out of memory: 16 bytes (allocator has 32 in use, largest free 8) for tensor 1 't1' at node 0 (copy)");
   EXPECT_EQ(heap.bytes_in_use, 32u);
 
   // Failing later in the graph gives back the intermediates taken by earlier nodes too.
   heap.limit = 48;
   EXPECT_TRUE(run.run(std::vector<int8_t>(16, 1)).empty());
-  EXPECT_NE(std::string(grt_last_error(run.executor)->message).find("node 1 (copy) needs tensor 2 't2' of 16 bytes; allocator has 48 in use"),
+  EXPECT_NE(std::string(grt_last_error(run.executor)->message).find("16 bytes (allocator has 48 in use, largest free 0) for tensor 2 't2' at node 1 (copy)"),
             std::string::npos)
       << grt_last_error(run.executor)->message;
   EXPECT_EQ(heap.bytes_in_use, 32u);
@@ -417,7 +417,7 @@ TEST(OutOfMemory, WorkspaceFailureNamesTheWorkspace) {
   EXPECT_TRUE(run.run(sample_input(m, 0)).empty());
   EXPECT_EQ(run.run_status, GRT_ERR_OUT_OF_MEMORY);
   EXPECT_STREQ(grt_last_error(run.executor)->message,
-               "out of memory: node 2 (mix) needs a workspace of 144 bytes; allocator has 496 in use, largest free 100");
+               "out of memory: a workspace of 144 bytes (allocator has 496 in use, largest free 100) for node 2 (mix)");
   EXPECT_EQ(heap.bytes_in_use, 128u);
 }
 
@@ -485,7 +485,7 @@ TEST(OutOfMemory, SetAllocatorThatIsTooSmallHoldsNothingAndCanBeRetried) {
   AllocatorRun run(blob, GRT_STRATEGY_STACK, &first_view);
   ASSERT_EQ(run.init_status, GRT_OK);
   EXPECT_EQ(grt_set_allocator(run.executor, &tiny_view), GRT_ERR_OUT_OF_MEMORY);
-  EXPECT_NE(std::string(grt_last_error(run.executor)->message).find("out of memory: tensor"), std::string::npos);
+  EXPECT_NE(std::string(grt_last_error(run.executor)->message).find(") for tensor"), std::string::npos);
   EXPECT_EQ(first.bytes_in_use, 0u);
   EXPECT_EQ(tiny.bytes_in_use, 0u);
   ASSERT_EQ(grt_set_allocator(run.executor, &roomy_view), GRT_OK);
