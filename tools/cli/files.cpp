@@ -15,7 +15,7 @@ bool failure(const std::string& path, const char* what, int error_number, std::s
 
 }  // namespace
 
-bool read_file(const std::string& path, tools::AlignedBytes* out, std::string* error) {
+bool read_file(const std::string& path, uint64_t max_bytes, tools::AlignedBytes* out, std::string* error) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return failure(path, "cannot read", EISDIR, error);
   std::FILE* file = std::fopen(path.c_str(), "rb");
@@ -23,11 +23,22 @@ bool read_file(const std::string& path, tools::AlignedBytes* out, std::string* e
   std::string bytes;
   char chunk[65536];
   size_t got = 0;
-  while ((got = std::fread(chunk, 1, sizeof chunk, file)) != 0) bytes.append(chunk, got);
-  const bool read_error = std::ferror(file) != 0;
+  bool too_large = false;
+  while ((got = std::fread(chunk, 1, sizeof chunk, file)) != 0) {
+    if (got > max_bytes - bytes.size()) {
+      too_large = true;
+      break;
+    }
+    bytes.append(chunk, got);
+  }
+  const bool read_error = !too_large && std::ferror(file) != 0;
   const int read_errno = errno;
   std::fclose(file);
   if (read_error) return failure(path, "cannot read", read_errno, error);
+  if (too_large) {
+    *error = path + ": more than " + std::to_string(max_bytes) + " bytes, the input limit (raise it with --max-input-bytes)";
+    return false;
+  }
   out->resize(bytes.size());
   if (!bytes.empty()) std::memcpy(out->data(), bytes.data(), bytes.size());
   return true;
