@@ -248,13 +248,36 @@ inline tools::AlignedBytes aligned_copy(const uint8_t* data, size_t size) {
   return bytes;
 }
 
+// tools::parse reads 64-bit vectors in place; FlatBuffers' verifier checks their
+// alignment only to 4 bytes (the runtime's loader refuses the rest). Blobs with one off an
+// 8-byte boundary are left to byte mutations.
+inline bool int64_vectors_aligned(const uint8_t* blob) {
+  const auto aligned = [](const void* p) { return reinterpret_cast<uintptr_t>(p) % 8 == 0; };
+  const fb::Model* model = fb::GetModel(blob);
+  if (model->tensors() != nullptr) {
+    for (const fb::Tensor* t : *model->tensors()) {
+      if (t->shape() != nullptr && !aligned(t->shape()->data())) return false;
+      if (t->quantization() != nullptr && t->quantization()->zero_point() != nullptr && !aligned(t->quantization()->zero_point()->data())) {
+        return false;
+      }
+    }
+  }
+  if (model->nodes() != nullptr) {
+    for (const fb::Node* n : *model->nodes()) {
+      if (n->args() != nullptr && !aligned(n->args()->data())) return false;
+    }
+  }
+  return true;
+}
+
 // What LLVMFuzzerCustomMutator does (blob_mutator.cpp) in the targets that link it.
 inline size_t mutate_blob(uint8_t* data, size_t size, size_t max_size, unsigned seed) {
   BlobMutator mutator(seed);
   tools::ModelDef model;
   std::string error;
   const tools::AlignedBytes aligned = aligned_copy(data, size);
-  if (seed % 4 != 0 && tools::parse(aligned.data(), size, &model, &error)) {
+  if (seed % 4 != 0 && tools::verify_blob(aligned.data(), size, &error) && int64_vectors_aligned(aligned.data()) &&
+      tools::parse(aligned.data(), size, &model, &error)) {
     for (unsigned edits = 1 + seed % 3; edits != 0; --edits) mutator.mutate(&model);
     const std::vector<uint8_t> blob = tools::serialize(model);
     if (blob.size() <= max_size) {
