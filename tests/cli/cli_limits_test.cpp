@@ -51,6 +51,9 @@ TEST_F(CliLimits, MaxMemoryLowersAndRaisesTheLimit) {
     EXPECT_EQ(r.exit_code, 1) << strategy << ": " << r.out;
     EXPECT_NE(r.err.find("past the host memory limit of 64 B"), std::string::npos) << strategy << ": " << r.err;
   }
+  const CliResult bench = run_graphrt({"bench", "dispatch", "--nodes", "10", "--batches", "1", "--max-memory", "64"});
+  EXPECT_EQ(bench.exit_code, 1);
+  EXPECT_NE(bench.err.find("past the host memory limit of 64 B"), std::string::npos) << bench.err;
   const CliResult bad = run_graphrt({"run", model, "--input", input, "--max-memory", "lots"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--max-memory: 'lots' is not a whole number"), std::string::npos) << bad.err;
