@@ -123,7 +123,11 @@ class BlobMutator {
     switch (below(5)) {
       case 0: a.kind = static_cast<tools::ArgKind>(below(7)); break;
       case 1: a.value = index(m->tensors.size()); break;
-      case 2: a.value = static_cast<int64_t>(interesting()) * (below(2) == 0 ? 1 : -1); break;
+      case 2: {
+        const uint64_t v = interesting();
+        a.value = static_cast<int64_t>(below(2) == 0 ? v : 0 - v);  // two's complement, no signed overflow
+        break;
+      }
       case 3: a = tools::ArgDef::real(below(2) == 0 ? 0.0 : 1e30); break;
       default: args.erase(args.begin() + static_cast<std::ptrdiff_t>(below(args.size()))); break;
     }
@@ -229,7 +233,7 @@ class BlobMutator {
     tools::QuantDef& q = *t.quantization;
     switch (below(4)) {
       case 0: q.scale.push_back(below(2) == 0 ? 0.0f : 1e-30f); break;
-      case 1: q.zero_point.push_back(static_cast<int64_t>(interesting()) - 128); break;
+      case 1: q.zero_point.push_back(static_cast<int64_t>(interesting() - 128)); break;
       case 2: q.axis = static_cast<int32_t>(below(8)) - 2; break;
       default:
         if (!q.scale.empty()) q.scale[0] = below(2) == 0 ? -1.0f : 3e38f;
