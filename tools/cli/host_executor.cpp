@@ -1,7 +1,7 @@
 #include "host_executor.h"
 
-#include "graphrt/dynamic_memory.h"
 #include "format.h"
+#include "graphrt/dynamic_memory.h"
 #include "graphrt/kernels.h"
 #include "graphrt/tools/model_def.h"
 
@@ -53,8 +53,8 @@ grt_strategy runtime_strategy(Strategy strategy) {
 // a + b, or UINT64_MAX when that does not fit: sizes come from the blob.
 uint64_t saturating_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
-// "pool 'activations' needs 1099511627776 B (1048576.0 MiB), with bookkeeping 960 B that
-// is ... past the host memory limit of ... (raise it with --max-memory)".
+// "pool 'activations' needs 17179869184 B (16.0 GiB); 17179870016 B (16.0 GiB) in all is
+// past the host memory limit of 1073741824 B (1.0 GiB) (raise it with --max-memory)".
 std::string over_limit(const std::string& what, uint64_t bytes, uint64_t total, uint64_t limit) {
   return what + " needs " + format_bytes(bytes) + "; " + format_bytes(total) + " in all is past the host memory limit of " +
          format_bytes(limit) + " (raise it with --max-memory)";

@@ -53,8 +53,8 @@ bool indices_in_range(const ModelDef& model, std::string* error) {
 }
 
 // Every activation and workspace at once, each aligned, stays below this: then no offset,
-// end or pool size the algorithms compute comes near 64 bits. Four orders of magnitude
-// past the runtime's own 2^40-byte pools.
+// end or pool size the algorithms compute comes near 64 bits. 256 times the runtime's own
+// 2^40-byte pools.
 constexpr uint64_t kMaxPlanBytes = uint64_t{1} << 48;
 
 // Sizes come from shapes the model declares: multiplied with overflow checks here, so that
