@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "blob_mutator.h"
 #include "graphrt/graphrt.h"
 #include "graphrt/integrity.h"
 #include "graphrt/kernels.h"
@@ -103,8 +104,7 @@ void fix_digest(grt::tools::AlignedBytes* bytes) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  grt::tools::AlignedBytes bytes(size);
-  if (size != 0) std::memcpy(bytes.data(), data, size);
+  grt::tools::AlignedBytes bytes = grt::fuzz::aligned_copy(data, size);
   const grt_trust_config strict{kKeys, 2, 1, 3};
   const grt_trust_config digest_only{kKeys, 2, 0, 0};
   const void* model = nullptr;

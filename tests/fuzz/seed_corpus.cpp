@@ -1,7 +1,8 @@
 // Writes seed inputs for the fuzz targets at run time (nothing large is committed):
 // builder models bare and in envelopes (unsigned, signed, truncated) for the loader, and
 // the zoo's small real models, imported for the loader and as they are for the importer.
-//   fuzz_seed_corpus OUT_DIR [ZOO_DIR]   ->  OUT_DIR/loader_fuzz/*, OUT_DIR/importer_fuzz/*
+// The same models feed the memory target bare and the CLI target inside command lines.
+//   fuzz_seed_corpus OUT_DIR [ZOO_DIR]   ->  OUT_DIR/<target>/* for each fuzz target
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -44,6 +45,35 @@ void write_model_and_envelopes(const fs::path& dir, const std::string& name, con
   }
 }
 
+// The same blob for the targets that take bare blobs or command lines (see cli_fuzz.cpp
+// for the format: arguments one per line, an empty line, the file "@in").
+void write_blob_seeds(const fs::path& out, const std::string& name, const std::vector<uint8_t>& blob) {
+  write(out / "memory_fuzz" / (name + ".grt"), blob);
+  const std::vector<std::pair<std::string, std::string>> commands = {
+      {"inspect", "inspect\n@in\n--json"},
+      {"plan", "plan\n@in\n--report\n-o\nout.grt"},
+      {"plan_pools", "plan\n@in\n--algorithm\nsearch\n--pool\nfast:256\n--pool\nslow:0"},
+      {"run", "run\n@in\n--input\nx.bin\n--strategy\npage"},
+      {"bin2c", "bin2c\n@in\n--symbol\nm"},
+      {"kernels", "kernels\n@in\n--symbol\nk"},
+      {"verify", "verify\n@in\n--pubkey\n@in"},
+  };
+  for (const auto& [command, args] : commands) {
+    std::vector<uint8_t> input(args.begin(), args.end());
+    input.push_back('\n');
+    input.push_back('\n');
+    input.insert(input.end(), blob.begin(), blob.end());
+    write(out / "cli_fuzz" / (name + "." + command), input);
+  }
+}
+
+void write_import_seed(const fs::path& out, const std::string& name, const std::vector<uint8_t>& tflite) {
+  const std::string args = "import\n@in\n-o\nm.grt\n\n";
+  std::vector<uint8_t> input(args.begin(), args.end());
+  input.insert(input.end(), tflite.begin(), tflite.end());
+  write(out / "cli_fuzz" / (name + ".import"), input);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -56,6 +86,8 @@ int main(int argc, char** argv) {
   const fs::path importer = out / "importer_fuzz";
   fs::create_directories(loader);
   fs::create_directories(importer);
+  fs::create_directories(out / "memory_fuzz");
+  fs::create_directories(out / "cli_fuzz");
   grt::signing::KeyPair key;
   std::string error;
   if (!grt::signing::generate_key_pair(&key, &error)) {
@@ -64,8 +96,10 @@ int main(int argc, char** argv) {
   }
   int seeds = 0;
   for (const auto& [copies, n] : std::vector<std::pair<int, int64_t>>{{1, 4}, {3, 16}, {8, 64}}) {
-    write_model_and_envelopes(loader, "copy_chain_" + std::to_string(copies) + "x" + std::to_string(n),
-                              grt::tools::serialize(grt::test::copy_chain(copies, n)), key);
+    const std::string name = "copy_chain_" + std::to_string(copies) + "x" + std::to_string(n);
+    const std::vector<uint8_t> blob = grt::tools::serialize(grt::test::copy_chain(copies, n));
+    write_model_and_envelopes(loader, name, blob, key);
+    write_blob_seeds(out, name, blob);
     ++seeds;
   }
   if (argc >= 3 && fs::is_directory(fs::path(argv[2]) / "models")) {
@@ -76,11 +110,14 @@ int main(int argc, char** argv) {
 #if GRT_FUZZ_HAVE_IMPORTER
       std::ifstream in(entry.path(), std::ios::binary);
       const std::vector<uint8_t> tflite((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      write_import_seed(out, entry.path().stem().string(), tflite);
       grt::tools::ModelDef model;
       const grt::tools::ImportResult result = grt::tools::import_tflite(tflite.data(), tflite.size(), &model);
       if (!result.ok || !result.unsupported.empty()) continue;
       grt::tools::plan_default(&model);
-      write_model_and_envelopes(loader, entry.path().stem().string(), grt::tools::serialize(model), key);
+      const std::vector<uint8_t> blob = grt::tools::serialize(model);
+      write_model_and_envelopes(loader, entry.path().stem().string(), blob, key);
+      write_blob_seeds(out, entry.path().stem().string(), blob);
       ++seeds;
 #endif
     }

@@ -12,11 +12,16 @@ namespace grt::cli {
 // A C identifier: letters, digits and '_', not starting with a digit.
 bool is_c_identifier(const std::string& name);
 
+// Why a C identifier cannot name a file-scope object in generated C: a keyword (of any C
+// standard), a name stddef.h defines, or a name C reserves ('_' first, "__" anywhere).
+// Empty when it can.
+std::string reserved_identifier_reason(const std::string& name);
+
 // `text` with anything that could end a C comment or its line replaced by '?'.
 std::string comment_safe(std::string text);
 
-// The --symbol a C-writing command needs: an exit code (usage error) if it is missing or
-// not a C identifier, else nullopt.
+// The --symbol a C-writing command needs: an exit code (usage error) if it is missing, not
+// a C identifier or a reserved one, else nullopt.
 std::optional<int> refuse_symbol(std::string_view command, const std::optional<std::string>& symbol);
 
 // Writes generated C to `output`, or to standard output without one; the exit code.

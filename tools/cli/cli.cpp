@@ -1,6 +1,8 @@
 #include "cli.h"
 
 #include <cstdio>
+#include <exception>
+#include <new>
 #include <string_view>
 
 #include "args.h"
@@ -68,9 +70,7 @@ int help_command(const std::vector<std::string>& args) {
   return command->run({"--help"});
 }
 
-}  // namespace
-
-int graphrt_main(const std::vector<std::string>& args) {
+int dispatch(const std::vector<std::string>& args) {
   if (args.empty()) {
     print_overview(stderr);
     return kExitUsage;
@@ -89,6 +89,27 @@ int graphrt_main(const std::vector<std::string>& args) {
   const Command* command = find_command(first);
   if (command == nullptr) return unknown_command(first);
   return command->run(rest);
+}
+
+}  // namespace
+
+int graphrt_main(const std::vector<std::string>& args) {
+  // The one place where exceptions end: whatever a command could not allocate or did not
+  // expect becomes one line and exit status 1, never an abort with a core dump.
+  try {
+    return dispatch(args);
+  } catch (const std::bad_alloc&) {
+    std::fputs("graphrt: out of memory (std::bad_alloc)\n", stderr);
+  } catch (const std::exception& e) {
+    std::string what = e.what();
+    for (char& c : what) {
+      if (c == '\n' || c == '\r') c = ' ';
+    }
+    std::fprintf(stderr, "graphrt: internal error: %s\n", what.c_str());
+  } catch (...) {
+    std::fputs("graphrt: internal error: unknown exception\n", stderr);
+  }
+  return kExitFailure;
 }
 
 }  // namespace grt::cli

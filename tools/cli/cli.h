@@ -7,7 +7,8 @@
 
 namespace grt::cli {
 
-// args: everything after the program name. Returns the exit code.
+// args: everything after the program name. Returns the exit code. Never throws: an
+// exception (std::bad_alloc included) ends as one line on stderr and exit status 1.
 int graphrt_main(const std::vector<std::string>& args);
 
 }  // namespace grt::cli

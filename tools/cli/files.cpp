@@ -15,19 +15,34 @@ bool failure(const std::string& path, const char* what, int error_number, std::s
 
 }  // namespace
 
-bool read_file(const std::string& path, tools::AlignedBytes* out, std::string* error) {
+bool read_file(const std::string& path, uint64_t max_bytes, tools::AlignedBytes* out, std::string* error) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return failure(path, "cannot read", EISDIR, error);
+  const auto too_large = [&] {
+    *error = path + ": more than " + std::to_string(max_bytes) + " bytes, the input limit (raise it with --max-input-bytes)";
+    return false;
+  };
+  // A regular file says its size: refused without reading a byte. Devices and pipes do not,
+  // and are read until they end or pass the limit.
+  if (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) > max_bytes && !ec) return too_large();
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) return failure(path, "cannot open", errno, error);
   std::string bytes;
   char chunk[65536];
   size_t got = 0;
-  while ((got = std::fread(chunk, 1, sizeof chunk, file)) != 0) bytes.append(chunk, got);
-  const bool read_error = std::ferror(file) != 0;
+  bool past_limit = false;
+  while ((got = std::fread(chunk, 1, sizeof chunk, file)) != 0) {
+    if (got > max_bytes - bytes.size()) {
+      past_limit = true;
+      break;
+    }
+    bytes.append(chunk, got);
+  }
+  const bool read_error = !past_limit && std::ferror(file) != 0;
   const int read_errno = errno;
   std::fclose(file);
   if (read_error) return failure(path, "cannot read", read_errno, error);
+  if (past_limit) return too_large();
   out->resize(bytes.size());
   if (!bytes.empty()) std::memcpy(out->data(), bytes.data(), bytes.size());
   return true;

@@ -10,9 +10,11 @@
 
 namespace grt::cli {
 
-// The whole file in 16-byte aligned memory (as blobs must be loaded). On failure returns
-// false with "PATH: cannot open (reason)" in *error.
-bool read_file(const std::string& path, tools::AlignedBytes* out, std::string* error);
+// The whole file in 16-byte aligned memory (as blobs must be loaded), if it holds at most
+// max_bytes: a device, a pipe or a huge file stops being read one chunk past the limit.
+// On failure returns false with "PATH: cannot open (reason)" or "PATH: more than
+// max_bytes bytes, the input limit (--max-input-bytes)" in *error.
+bool read_file(const std::string& path, uint64_t max_bytes, tools::AlignedBytes* out, std::string* error);
 
 // Writes through a temporary file in the same folder and renames it over `path`, so that
 // readers never see half a file and a failed write leaves the old file alone.

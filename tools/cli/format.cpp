@@ -10,7 +10,9 @@ namespace grt::cli {
 std::string format_bytes(uint64_t bytes) {
   std::string text = std::to_string(bytes) + " B";
   char reading[32] = "";
-  if (bytes >= (uint64_t{1} << 20)) {
+  if (bytes >= (uint64_t{1} << 30)) {
+    std::snprintf(reading, sizeof reading, " (%.1f GiB)", static_cast<double>(bytes) / (1 << 30));
+  } else if (bytes >= (uint64_t{1} << 20)) {
     std::snprintf(reading, sizeof reading, " (%.1f MiB)", static_cast<double>(bytes) / (1 << 20));
   } else if (bytes >= 1024) {
     std::snprintf(reading, sizeof reading, " (%.1f KiB)", static_cast<double>(bytes) / 1024);

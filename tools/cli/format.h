@@ -11,7 +11,7 @@
 
 namespace grt::cli {
 
-// "512 B", "93184 B (91.0 KiB)", "3145728 B (3.0 MiB)": exact, with a rounded reading.
+// "512 B", "93184 B (91.0 KiB)", "3145728 B (3.0 MiB)", "... (16.0 GiB)": exact, with a rounded reading.
 std::string format_bytes(uint64_t bytes);
 
 // "850 ns", "12.3 us", "4.56 ms", "1.20 s".

@@ -1,7 +1,9 @@
 #include "host_executor.h"
 
+#include "format.h"
 #include "graphrt/dynamic_memory.h"
 #include "graphrt/kernels.h"
+#include "graphrt/tools/model_def.h"
 
 namespace grt::cli {
 
@@ -48,13 +50,38 @@ grt_strategy runtime_strategy(Strategy strategy) {
   return GRT_STRATEGY_STATIC;
 }
 
+// a + b, or UINT64_MAX when that does not fit: sizes come from the blob.
+uint64_t saturating_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+// "pool 'activations' needs 17179869184 B (16.0 GiB); 17179870016 B (16.0 GiB) in all is
+// past the host memory limit of 1073741824 B (1.0 GiB) (raise it with --max-memory)".
+std::string over_limit(const std::string& what, uint64_t bytes, uint64_t total, uint64_t limit) {
+  return what + " needs " + format_bytes(bytes) + "; " + format_bytes(total) + " in all is past the host memory limit of " +
+         format_bytes(limit) + " (raise it with --max-memory)";
+}
+
+std::string pool_label(const tools::AlignedBytes& blob, uint32_t pool) {
+  const auto* pools = fb::GetModel(blob.data())->pools();
+  const auto* name = pools != nullptr && pool < pools->size() ? pools->Get(pool)->name() : nullptr;
+  return "pool '" + (name != nullptr ? name->str() : std::to_string(pool)) + "'";
+}
+
 }  // namespace
 
 HostExecutor::~HostExecutor() {
   if (executor_ != nullptr) grt_release(executor_);
 }
 
-bool HostExecutor::bind_static(grt_memory* memory) {
+bool HostExecutor::bind_static(const tools::AlignedBytes& blob, uint64_t max_memory_bytes, grt_memory* memory, std::string* error) {
+  // Every pool is checked against the limit before the first byte is allocated.
+  uint64_t total = requirements_.bookkeeping_bytes;
+  for (uint32_t p = 0; p < requirements_.pool_count; ++p) {
+    total = saturating_add(total, requirements_.pool_bytes[p]);
+    if (total > max_memory_bytes) {
+      *error = over_limit(pool_label(blob, p), requirements_.pool_bytes[p], total, max_memory_bytes);
+      return false;
+    }
+  }
   for (uint32_t p = 0; p < requirements_.pool_count; ++p) {
     pools_.emplace_back(requirements_.pool_bytes[p]);
     pool_pointers_.push_back(pools_.back().data());
@@ -66,7 +93,8 @@ bool HostExecutor::bind_static(grt_memory* memory) {
   return true;
 }
 
-bool HostExecutor::bind_page(const tools::AlignedBytes& blob, size_t page_size, grt_memory* memory, std::string* error) {
+bool HostExecutor::bind_page(const tools::AlignedBytes& blob, size_t page_size, uint64_t max_memory_bytes, grt_memory* memory,
+                             std::string* error) {
   // The runtime replays the model's allocations to find the fewest pages that work; the
   // first call says how much scratch that takes.
   grt_page_budget budget{};
@@ -76,10 +104,21 @@ bool HostExecutor::bind_page(const tools::AlignedBytes& blob, size_t page_size, 
     *error = status.message;
     return false;
   }
+  const uint64_t bookkeeping = requirements_.bookkeeping_bytes;
+  if (saturating_add(bookkeeping, budget.scratch_bytes) > max_memory_bytes) {
+    *error = over_limit("sizing the page allocator", budget.scratch_bytes, saturating_add(bookkeeping, budget.scratch_bytes),
+                        max_memory_bytes);
+    return false;
+  }
   tools::AlignedBytes scratch(budget.scratch_bytes);
   if (grt_page_required_bytes(blob.data(), blob.size(), GRT_STRATEGY_DYNAMIC, page_size, GRT_PAGE_FIRST_FIT, scratch.data(),
                               scratch.size(), &budget, &status) != GRT_OK) {
     *error = status.message;
+    return false;
+  }
+  const uint64_t buffer = saturating_add(budget.buffer_bytes, page_size);
+  if (saturating_add(bookkeeping, buffer) > max_memory_bytes) {
+    *error = over_limit("the page allocator's buffer", buffer, saturating_add(bookkeeping, buffer), max_memory_bytes);
     return false;
   }
   // Pages must start on a page boundary, which can be coarser than AlignedBytes gives.
@@ -109,15 +148,26 @@ bool HostExecutor::init(const tools::AlignedBytes& blob, const Options& options,
     *error = status.message;
     return false;
   }
+  if (requirements_.bookkeeping_bytes > options.max_memory_bytes) {
+    *error = over_limit("the executor's bookkeeping", requirements_.bookkeeping_bytes, requirements_.bookkeeping_bytes,
+                        options.max_memory_bytes);
+    return false;
+  }
   storage_.resize(requirements_.bookkeeping_bytes);
+  const uint64_t left = options.max_memory_bytes - requirements_.bookkeeping_bytes;
   switch (options.strategy) {
     case Strategy::kStatic:
-      bind_static(&init_options.memory);
+      if (!bind_static(blob, options.max_memory_bytes, &init_options.memory, error)) return false;
       break;
     case Strategy::kPage:
-      if (!bind_page(blob, options.page_size, &init_options.memory, error)) return false;
+      if (!bind_page(blob, options.page_size, options.max_memory_bytes, &init_options.memory, error)) return false;
       break;
     case Strategy::kStack:
+      if (requirements_.allocator_bytes > left) {
+        *error = over_limit("the stack allocator", requirements_.allocator_bytes,
+                            saturating_add(requirements_.bookkeeping_bytes, requirements_.allocator_bytes), options.max_memory_bytes);
+        return false;
+      }
       allocator_buffer_.resize(requirements_.allocator_bytes);
       allocator_buffer_bytes_ = allocator_buffer_.size();
       grt_stack_init(&stack_, allocator_buffer_.data(), allocator_buffer_.size());
@@ -125,7 +175,7 @@ bool HostExecutor::init(const tools::AlignedBytes& blob, const Options& options,
       init_options.memory.allocator = &allocator_;
       break;
     case Strategy::kHeap:
-      grt_heap_init(&heap_, 0);
+      grt_heap_init(&heap_, static_cast<size_t>(left == 0 ? 1 : left));  // 0 would mean no limit
       allocator_ = grt_heap_as_allocator(&heap_);
       init_options.memory.allocator = &allocator_;
       break;

@@ -58,6 +58,10 @@ class HostExecutor {
     // LEAN marshals each node's arguments before it runs (small bookkeeping); PREPARED
     // builds them all at init (fastest dispatch).
     grt_arguments arguments = GRT_ARGUMENTS_LEAN;
+    // Nothing is allocated past this many bytes in all (bookkeeping, pools, allocator
+    // buffers; the heap strategy's allocator refuses past it at run time): a blob declares
+    // its sizes, and a host tool must not take them on trust.
+    uint64_t max_memory_bytes = uint64_t{1} << 30;
   };
 
   // Sizes and binds every buffer; false with the runtime's message in *error.
@@ -71,8 +75,8 @@ class HostExecutor {
   grt_registry registry_{};
   grt_requirements requirements_{};
   // Each strategy's memory; pools and buffers are sized from the blob's requirements.
-  bool bind_static(grt_memory* memory);
-  bool bind_page(const tools::AlignedBytes& blob, size_t page_size, grt_memory* memory, std::string* error);
+  bool bind_static(const tools::AlignedBytes& blob, uint64_t max_memory_bytes, grt_memory* memory, std::string* error);
+  bool bind_page(const tools::AlignedBytes& blob, size_t page_size, uint64_t max_memory_bytes, grt_memory* memory, std::string* error);
 
   tools::AlignedBytes storage_;
   std::vector<tools::AlignedBytes> pools_;

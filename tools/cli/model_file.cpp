@@ -5,19 +5,16 @@
 
 namespace grt::cli {
 
-bool load_model_file(const std::string& path, ModelCheck check, ModelFile* out, std::string* error) {
-  if (!read_file(path, &out->blob, error)) return false;
+bool load_model_file(const std::string& path, const Limits& limits, ModelFile* out, std::string* error) {
+  if (!read_file(path, limits.max_input_bytes, &out->blob, error)) return false;
   grt_requirements requirements{};
   grt_error runtime_error{};
-  // The runtime's own checks come first: their messages are the ones a device would give.
-  if (check == ModelCheck::kRuntime &&
-      grt_model_requirements(out->blob.data(), out->blob.size(), GRT_STRATEGY_STATIC, &requirements, &runtime_error) != GRT_OK) {
+  if (grt_model_requirements(out->blob.data(), out->blob.size(), GRT_STRATEGY_STATIC, &requirements, &runtime_error) != GRT_OK) {
     *error = path + ": " + runtime_error.message;
     return false;
   }
   std::string reason;
-  if (!tools::verify_blob(out->blob.data(), out->blob.size(), &reason) ||
-      !tools::parse(out->blob.data(), out->blob.size(), &out->model, &reason)) {
+  if (!tools::parse(out->blob.data(), out->blob.size(), &out->model, &reason)) {
     *error = path + ": " + reason;
     return false;
   }

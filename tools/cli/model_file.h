@@ -6,6 +6,7 @@
 
 #include "graphrt/tools/aligned_bytes.h"
 #include "graphrt/tools/model_def.h"
+#include "resource_limits.h"
 
 namespace grt::cli {
 
@@ -14,14 +15,12 @@ struct ModelFile {
   tools::ModelDef model;  // the blob parsed back, for names, shapes and arguments
 };
 
-enum class ModelCheck {
-  kFormat,   // FlatBuffers' verifier and the file identifier only (inspect shows what it can)
-  kRuntime,  // everything grt_model_requirements checks: what run and bin2c need
-};
-
-// On failure *error is "PATH: reason", e.g. "m.grt: not a graphrt model: file identifier
-// is 'TFL3', expected 'GRT1'".
-bool load_model_file(const std::string& path, ModelCheck check, ModelFile* out, std::string* error);
+// Reads at most limits.max_input_bytes, then runs the loader's own checks
+// (grt_model_requirements) before anything else looks at the bytes: every command refuses
+// what a device would refuse, with the device's message, and nothing downstream (planner,
+// tables, pools) ever sees an unchecked index or size. On failure *error is "PATH:
+// reason", e.g. "m.grt: not a graphrt model: file identifier is 'TFL3', expected 'GRT1'".
+bool load_model_file(const std::string& path, const Limits& limits, ModelFile* out, std::string* error);
 
 }  // namespace grt::cli
 

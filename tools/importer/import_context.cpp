@@ -1,5 +1,6 @@
 #include "graphrt/tools/import_context.h"
 
+#include <climits>
 #include <cmath>
 #include <stdexcept>
 #include <utility>
@@ -175,6 +176,12 @@ uint32_t ImportContext::graph_tensor(int32_t tflite_index) {
   }
   if (elements > kMaxTensorBytes / 8) {
     fail("tensor '" + facts.name + "' is larger than graphrt supports (2^40 bytes)");
+    return 0;
+  }
+  // Kernels count elements in 32 bits and refuse larger tensors at init; refusing here
+  // costs nothing, where planning and sizing pools for such a model first costs gigabytes.
+  if (elements > uint64_t{INT32_MAX}) {
+    fail("tensor '" + facts.name + "' has " + std::to_string(elements) + " elements; graphrt's kernels take at most 2147483647");
     return 0;
   }
   if (const auto* q = t->quantization(); q != nullptr && q->scale() != nullptr && q->scale()->size() != 0) {

@@ -2,6 +2,7 @@
 #include <numeric>
 
 #include "graphrt/tools/planner.h"
+#include "saturating.h"
 
 namespace grt::tools {
 
@@ -49,7 +50,7 @@ uint64_t apply_single_pool_plan(ModelDef* model, const std::vector<Block>& block
       n.workspace_pool = 0;
       n.workspace_offset = offsets[i];
     }
-    size = std::max(size, offsets[i] + b.size);
+    size = std::max(size, saturating_add(offsets[i], b.size));
   }
   // Activations no node touches still need a slot inside the pool; nothing reads them.
   std::vector<bool> planned(model->tensors.size(), false);
@@ -63,7 +64,7 @@ uint64_t apply_single_pool_plan(ModelDef* model, const std::vector<Block>& block
     tensor.offset = 0;
     size = std::max(size, tensor.bytes());
   }
-  size = (size + 15) / 16 * 16;
+  size = saturating_align_up(size, 16);
   model->pools[0].size = size;
   return size;
 }

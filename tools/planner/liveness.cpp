@@ -2,6 +2,7 @@
 #include <map>
 
 #include "graphrt/tools/planner.h"
+#include "saturating.h"
 
 namespace grt::tools {
 
@@ -49,22 +50,25 @@ std::vector<Block> planning_blocks(const ModelDef& model) {
 }
 
 uint64_t liveness_lower_bound(const std::vector<Block>& blocks) {
-  // Sweep over interval endpoints: +size at first, -size after last.
-  std::map<uint64_t, int64_t> delta;
+  // Sweep over interval endpoints: +size at first, -size after last. Sizes come from the
+  // model, so the running sum is kept in 128 bits (a few 2^63-byte blocks cannot wrap it)
+  // and the answer saturates at UINT64_MAX.
+  __extension__ typedef unsigned __int128 Wide;
+  std::map<uint64_t, std::pair<Wide, Wide>> delta;  // node -> bytes starting, bytes ending before it
   for (const auto& b : blocks) {
-    delta[b.live.first] += static_cast<int64_t>(b.size);
-    delta[uint64_t{b.live.last} + 1] -= static_cast<int64_t>(b.size);
+    delta[b.live.first].first += b.size;
+    delta[uint64_t{b.live.last} + 1].second += b.size;
   }
-  int64_t live = 0;
-  int64_t peak = 0;
+  Wide live = 0;
+  Wide peak = 0;
   for (const auto& [node, d] : delta) {
-    live += d;
+    live = live + d.first - d.second;  // every block ending here started earlier: no underflow
     peak = std::max(peak, live);
   }
-  return static_cast<uint64_t>(peak);
+  return peak > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(peak);
 }
 
-uint64_t size_floor(const std::vector<Block>& blocks) { return (liveness_lower_bound(blocks) + 15) / 16 * 16; }
+uint64_t size_floor(const std::vector<Block>& blocks) { return saturating_align_up(liveness_lower_bound(blocks), 16); }
 
 ConflictLists conflict_lists(const std::vector<Block>& blocks) {
   ConflictLists conflicts(blocks.size());

@@ -2,12 +2,9 @@
 #include <utility>
 
 #include "graphrt/tools/planner.h"
+#include "saturating.h"
 
 namespace grt::tools {
-
-namespace {
-uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
-}  // namespace
 
 uint64_t place_in_order(const std::vector<Block>& blocks, const ConflictLists& conflicts, const std::vector<uint32_t>& order,
                         std::vector<uint64_t>* offsets) {
@@ -20,20 +17,20 @@ uint64_t place_in_order(const std::vector<Block>& blocks, const ConflictLists& c
     const uint64_t alignment = std::max<uint64_t>(b.alignment, 1);
     taken.clear();
     for (const uint32_t j : conflicts[i]) {
-      if (placed[j]) taken.emplace_back((*offsets)[j], (*offsets)[j] + blocks[j].size);
+      if (placed[j]) taken.emplace_back((*offsets)[j], saturating_add((*offsets)[j], blocks[j].size));
     }
     std::sort(taken.begin(), taken.end());
     // The lowest gap between taken ranges that holds the block once aligned.
     uint64_t candidate = 0;
     for (const auto& [begin, end] : taken) {
-      if (align_up(candidate, alignment) + b.size <= begin) break;
+      if (saturating_add(saturating_align_up(candidate, alignment), b.size) <= begin) break;
       candidate = std::max(candidate, end);
     }
-    (*offsets)[i] = align_up(candidate, alignment);
+    (*offsets)[i] = saturating_align_up(candidate, alignment);
     placed[i] = true;
-    top = std::max(top, (*offsets)[i] + b.size);
+    top = std::max(top, saturating_add((*offsets)[i], b.size));
   }
-  return align_up(top, 16);
+  return saturating_align_up(top, 16);
 }
 
 }  // namespace grt::tools

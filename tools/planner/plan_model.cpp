@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "graphrt/tools/memory_plan.h"
+#include "saturating.h"
 
 namespace grt::tools {
 
@@ -51,10 +52,38 @@ bool indices_in_range(const ModelDef& model, std::string* error) {
   return true;
 }
 
+// Every activation and workspace at once, each aligned, stays below this: then no offset,
+// end or pool size the algorithms compute comes near 64 bits. 256 times the runtime's own
+// 2^40-byte pools.
+constexpr uint64_t kMaxPlanBytes = uint64_t{1} << 48;
+
+// Sizes come from shapes the model declares: multiplied with overflow checks here, so that
+// a shape whose byte count wraps (TensorDef::bytes is plain arithmetic) is refused by name.
+bool sizes_in_range(const ModelDef& model, std::string* error) {
+  uint64_t total = 0;
+  const auto too_large = [&](const std::string& what) {
+    *error = what + " is too large to plan: every activation and workspace together must stay below 2^48 bytes";
+    return false;
+  };
+  for (size_t t = 0; t < model.tensors.size(); ++t) {
+    const TensorDef& tensor = model.tensors[t];
+    if (tensor.kind != TensorKind::Activation) continue;
+    uint64_t bytes = dtype_bytes(tensor.dtype);
+    for (const int64_t d : tensor.shape) bytes = d < 0 ? UINT64_MAX : saturating_mul(bytes, static_cast<uint64_t>(d));
+    total = saturating_add(total, saturating_align_up(bytes, 4096));
+    if (total > kMaxPlanBytes) return too_large("tensor " + std::to_string(t) + " ('" + tensor.name + "')");
+  }
+  for (size_t n = 0; n < model.nodes.size(); ++n) {
+    total = saturating_add(total, saturating_align_up(model.nodes[n].workspace_bytes, 4096));
+    if (total > kMaxPlanBytes) return too_large("the workspace of node " + std::to_string(n));
+  }
+  return true;
+}
+
 }  // namespace
 
 bool plan_model(ModelDef* model, const PlanOptions& options, PlanReport* report, std::string* error) {
-  if (!indices_in_range(*model, error)) return false;
+  if (!indices_in_range(*model, error) || !sizes_in_range(*model, error)) return false;
   const std::vector<Block> blocks = planning_blocks(*model);
   std::vector<PoolSpec> pools;
   std::vector<uint32_t> pool_of;

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "graphrt/tools/planner.h"
+#include "saturating.h"
 
 namespace grt::tools {
 
@@ -29,11 +30,11 @@ class Random {
 // A placement's quality: the unrounded top, which has more gradient than the pool size.
 uint64_t top_of(const std::vector<Block>& blocks, const std::vector<uint64_t>& offsets) {
   uint64_t top = 0;
-  for (size_t i = 0; i < blocks.size(); ++i) top = std::max(top, offsets[i] + blocks[i].size);
+  for (size_t i = 0; i < blocks.size(); ++i) top = std::max(top, saturating_add(offsets[i], blocks[i].size));
   return top;
 }
 
-uint64_t round16(uint64_t v) { return (v + 15) / 16 * 16; }
+uint64_t round16(uint64_t v) { return saturating_align_up(v, 16); }
 
 std::vector<uint32_t> sorted_order(size_t n, auto before) {
   std::vector<uint32_t> order(n);
@@ -57,7 +58,7 @@ std::vector<std::vector<uint32_t>> starting_orders(const std::vector<Block>& blo
                      return blocks[a].size > blocks[b].size;
                    }),
       // Longest-lived and largest area first: they constrain the most nodes.
-      sorted_order(blocks.size(), [&](uint32_t a, uint32_t b) { return blocks[a].size * length(a) > blocks[b].size * length(b); }),
+      sorted_order(blocks.size(), [&](uint32_t a, uint32_t b) { return saturating_mul(blocks[a].size, length(a)) > saturating_mul(blocks[b].size, length(b)); }),
       // In node order, like a stack that frees what died.
       sorted_order(blocks.size(),
                    [&](uint32_t a, uint32_t b) {
@@ -84,7 +85,7 @@ void mutate(const std::vector<Block>& blocks, const ConflictLists& conflicts, co
   if (kind < 2) {
     std::vector<uint32_t> at_peak;
     for (uint32_t i = 0; i < blocks.size(); ++i) {
-      if (offsets[i] + blocks[i].size == top && blocks[i].size != 0) at_peak.push_back(i);
+      if (saturating_add(offsets[i], blocks[i].size) == top && blocks[i].size != 0) at_peak.push_back(i);
     }
     if (!at_peak.empty()) {
       uint32_t block = at_peak[random->below(at_peak.size())];

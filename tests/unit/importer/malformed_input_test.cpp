@@ -119,5 +119,21 @@ TEST(ImportMalformed, ConstantWhoseDataDoesNotMatchItsShape) {
   EXPECT_EQ(r2.error, "RESHAPE #0: constant tensor 'w' has 3 bytes of data, its shape needs 4");
 }
 
+// Kernels count elements in 32 bits: a tensor past that is refused at once, by name, before
+// its pools are planned and sized (a 2^31-1 dimension once cost 19 s and 9.4 GB).
+TEST(ImportMalformed, TensorsPast2e31ElementsAreRefusedByName) {
+  TfliteModelSpec spec;
+  const int32_t x = spec.add_tensor({.name = "x", .shape = {1, 2147483647}});
+  const int32_t y = spec.add_tensor({.name = "y", .shape = {2, 2147483647}});
+  spec.add_op(tflite::BuiltinOperator::RESHAPE, {x}, {y});
+  spec.inputs = {x};
+  spec.outputs = {y};
+  const tools::ImportResult r = import_bytes(build_tflite(spec));
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("tensor 'y' has 4294967294 elements; graphrt's kernels take at most 2147483647"), std::string::npos) << r.error;
+  spec.tensors[y].shape = {1, 2147483647};
+  EXPECT_TRUE(import_bytes(build_tflite(spec)).ok) << import_bytes(build_tflite(spec)).error;  // 2^31-1 itself is fine
+}
+
 }  // namespace
 }  // namespace grt::test

@@ -11,6 +11,7 @@
 #include "../format.h"
 #include "../host_executor.h"
 #include "../progress.h"
+#include "../resource_limits.h"
 #include "../report.h"
 #include "graphrt/tools/model_def.h"
 #include "graphrt/tools/planner.h"
@@ -29,6 +30,7 @@ const CommandSpec kSpec{
     {
         {"nodes", 0, "N", false, "nodes in the model (default 10000)"},
         {"batches", 0, "N", false, "batches to time (default 25)"},
+        max_memory_option(),
     },
 };
 
@@ -72,12 +74,15 @@ int run_bench_command(const std::vector<std::string>& args) {
   uint64_t batches = 25;
   if (!numeric_option(kSpec, *parsed, "nodes", 1, kMaxNodes, &nodes)) return kExitUsage;
   if (!numeric_option(kSpec, *parsed, "batches", 1, 100000, &batches)) return kExitUsage;
+  Limits limits;
+  if (!read_limits(kSpec, *parsed, &limits)) return kExitUsage;
 
   const grt::tools::AlignedBytes blob(grt::tools::serialize(noop_model(nodes)));
   HostExecutor host;
   std::string error;
   HostExecutor::Options options;
   options.arguments = GRT_ARGUMENTS_PREPARED;  // dispatch speed is what prepared arguments are for
+  options.max_memory_bytes = limits.max_memory_bytes;
   if (!host.init(blob, options, &error)) return fail(kSpec.name, "dispatch model: " + error);
   grt_executor* executor = host.get();
 

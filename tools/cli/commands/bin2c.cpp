@@ -8,6 +8,7 @@
 #include "../args.h"
 #include "../c_text.h"
 #include "../commands.h"
+#include "../resource_limits.h"
 #include "../model_file.h"
 #include "../report.h"
 
@@ -28,6 +29,7 @@ const CommandSpec kSpec{
         {"symbol", 0, "NAME", false, "the array's C identifier (required)"},
         {"section", 0, "NAME", false, "linker section (default .rodata.graphrt_model)"},
         {"output", 'o', "OUT.c", false, "write the C file here instead of standard output"},
+        max_input_option(),
     },
 };
 
@@ -82,6 +84,8 @@ int run_bin2c_command(const std::vector<std::string>& args) {
   const std::string& path = parsed->positionals()[0];
   const std::optional<std::string> symbol = parsed->value("symbol");
   if (const auto refused = refuse_symbol(kSpec.name, symbol)) return *refused;
+  Limits limits;
+  if (!read_limits(kSpec, *parsed, &limits)) return kExitUsage;
   const std::string section = parsed->value("section").value_or(kDefaultSection);
   if (!is_section_name(section)) {
     return usage_error(kSpec.name, "--section: '" + section + "' is not a section name (printable, no spaces, quotes or backslashes)");
@@ -90,7 +94,7 @@ int run_bin2c_command(const std::vector<std::string>& args) {
   // Refuse what the device would refuse, before it is flashed.
   ModelFile file;
   std::string error;
-  if (!load_model_file(path, ModelCheck::kRuntime, &file, &error)) return fail(kSpec.name, error);
+  if (!load_model_file(path, limits, &file, &error)) return fail(kSpec.name, error);
   const std::string source = std::filesystem::path(path).filename().string();
   const std::string text = c_source(file.blob, *symbol, section, source);
 

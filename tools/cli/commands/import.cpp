@@ -10,6 +10,7 @@
 #include "../commands.h"
 #include "../files.h"
 #include "../host_executor.h"
+#include "../resource_limits.h"
 #include "../report.h"
 #include "graphrt/tools/importer.h"
 #include "graphrt/tools/memory_plan.h"
@@ -35,6 +36,8 @@ const CommandSpec kSpec{
         {"sign", 0, "K.pem", false, "sign with this private key (PEM) in the same step"},
         {"key-id", 0, "ID", false, "with --sign: the key id the device knows the public key by"},
         {"model-version", 0, "N", false, "with --sign: the monotonic model version (anti-rollback)"},
+        max_input_option(),
+        max_memory_option(),
     },
 };
 
@@ -77,9 +80,12 @@ int run_import_command(const std::vector<std::string>& args) {
     return usage_error(kSpec.name, "--model-version: '" + *version_text + "' is not a whole number");
   }
 
+  Limits limits;
+  if (!read_limits(kSpec, *parsed, &limits)) return kExitUsage;
+
   grt::tools::AlignedBytes tflite;
   std::string error;
-  if (!read_file(path, &tflite, &error)) return fail(kSpec.name, error);
+  if (!read_file(path, limits.max_input_bytes, &tflite, &error)) return fail(kSpec.name, error);
   grt::tools::ModelDef model;
   const grt::tools::ImportResult result = grt::tools::import_tflite(tflite.data(), tflite.size(), &model);
   if (!result.ok) {
@@ -97,14 +103,17 @@ int run_import_command(const std::vector<std::string>& args) {
   {
     // Never write a blob the runtime would refuse: load it as a device would, kernels'
     // argument checks included.
+    // Its pools are sized against the memory limit before anything is allocated.
     HostExecutor check;
-    if (!check.init(grt::tools::AlignedBytes(blob), HostExecutor::Options{}, &error)) {
+    HostExecutor::Options options;
+    options.max_memory_bytes = limits.max_memory_bytes;
+    if (!check.init(grt::tools::AlignedBytes(blob), options, &error)) {
       return fail(kSpec.name, path + ": the converted model does not load: " + error);
     }
   }
   if (sign_key) {
     grt::tools::AlignedBytes pem;
-    if (!read_file(*sign_key, &pem, &error)) return fail(kSpec.name, error);
+    if (!read_file(*sign_key, limits.max_input_bytes, &pem, &error)) return fail(kSpec.name, error);
     std::vector<uint8_t> envelope;
     const std::string_view pem_text(reinterpret_cast<const char*>(pem.data()), pem.size());
     if (!grt::signing::sign_model(blob, pem_text, *key_id, model_version, &envelope, &error)) {

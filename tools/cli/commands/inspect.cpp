@@ -7,6 +7,7 @@
 #include "../commands.h"
 #include "../format.h"
 #include "../json_writer.h"
+#include "../resource_limits.h"
 #include "../model_file.h"
 #include "../report.h"
 #include "../table.h"
@@ -29,7 +30,7 @@ const CommandSpec kSpec{
     "as Cortex-M firmware, which can reserve it at build time);\n"
     "the lower bound is the most bytes live during any one node (no plan can be smaller).",
     {"M.grt"},
-    {{"json", 0, "", false, "print JSON instead of text"}},
+    {{"json", 0, "", false, "print JSON instead of text"}, max_input_option()},
 };
 
 struct StrategyBudget {
@@ -307,10 +308,12 @@ int run_inspect_command(const std::vector<std::string>& args) {
   const auto parsed = parse_or_exit(kSpec, args, &exit_code);
   if (!parsed) return exit_code;
   const std::string& path = parsed->positionals()[0];
+  Limits limits;
+  if (!read_limits(kSpec, *parsed, &limits)) return kExitUsage;
 
   ModelFile file;
   std::string error;
-  if (!load_model_file(path, ModelCheck::kFormat, &file, &error)) return fail(kSpec.name, error);
+  if (!load_model_file(path, limits, &file, &error)) return fail(kSpec.name, error);
 
   Inspection x;
   x.model = &file.model;

@@ -11,6 +11,7 @@
 #include "../args.h"
 #include "../c_text.h"
 #include "../commands.h"
+#include "../resource_limits.h"
 #include "../model_file.h"
 #include "../report.h"
 #include "graphrt/kernels.h"
@@ -32,6 +33,7 @@ const CommandSpec kSpec{
     {
         {"symbol", 0, "NAME", false, "the table's C identifier (required)"},
         {"output", 'o', "OUT.c", false, "write the C file here instead of standard output"},
+        max_input_option(),
     },
 };
 
@@ -79,10 +81,12 @@ int run_kernels_command(const std::vector<std::string>& args) {
   const std::string& path = parsed->positionals()[0];
   const std::optional<std::string> symbol = parsed->value("symbol");
   if (const auto refused = refuse_symbol(kSpec.name, symbol)) return *refused;
+  Limits limits;
+  if (!read_limits(kSpec, *parsed, &limits)) return kExitUsage;
 
   ModelFile file;
   std::string error;
-  if (!load_model_file(path, ModelCheck::kRuntime, &file, &error)) return fail(kSpec.name, error);
+  if (!load_model_file(path, limits, &file, &error)) return fail(kSpec.name, error);
   // The kernels the nodes use (a blob's name list may hold more), in strcmp order.
   std::set<std::string> used;
   for (const auto& node : file.model.nodes) used.insert(file.model.kernels[node.kernel]);

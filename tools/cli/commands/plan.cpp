@@ -7,6 +7,7 @@
 #include "../args.h"
 #include "../commands.h"
 #include "../files.h"
+#include "../resource_limits.h"
 #include "../model_file.h"
 #include "../report.h"
 #include "graphrt/graphrt.h"
@@ -36,6 +37,7 @@ const CommandSpec kSpec{
         {"report", 0, "", false, "every algorithm's size per pool and every block's slot"},
         {"json", 0, "", false, "print the report as JSON"},
         {"output", 'o', "OUT.grt", false, "write the planned blob here"},
+        max_input_option(),
     },
 };
 
@@ -101,11 +103,13 @@ int run_plan_command(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   if (parsed->has("json") && parsed->has("report")) return usage_error(kSpec.name, "--report and --json exclude each other");
+  Limits limits;
+  if (!read_limits(kSpec, *parsed, &limits)) return kExitUsage;
 
   const std::string& path = parsed->positionals()[0];
   ModelFile file;
   std::string error;
-  if (!load_model_file(path, ModelCheck::kFormat, &file, &error)) return fail(kSpec.name, error);
+  if (!load_model_file(path, limits, &file, &error)) return fail(kSpec.name, error);
   grt::tools::PlanReport report;
   if (!grt::tools::plan_model(&file.model, options, &report, &error)) return fail(kSpec.name, path + ": " + error);
 

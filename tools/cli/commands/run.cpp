@@ -15,6 +15,7 @@
 #include "../format.h"
 #include "../host_executor.h"
 #include "../json_writer.h"
+#include "../resource_limits.h"
 #include "../model_file.h"
 #include "../progress.h"
 #include "../report.h"
@@ -48,6 +49,8 @@ const CommandSpec kSpec{
         {"repeat", 0, "N", false, "run N times and report the median time (default 1)"},
         {"profile", 0, "", false, "print time per node and per kernel"},
         {"json", 0, "", false, "print outputs' paths, time per run and memory as JSON"},
+        max_input_option(),
+        max_memory_option(),
     },
 };
 
@@ -170,10 +173,12 @@ int run_run_command(const std::vector<std::string>& args) {
   const std::optional<grt_arguments> arguments = parse_arguments(parsed->value("arguments").value_or("lean"));
   if (!arguments) return usage_error(kSpec.name, "--arguments: '" + *parsed->value("arguments") + "' is not one of lean, prepared");
   const std::vector<std::string> input_paths = parsed->values("input");
+  Limits limits;
+  if (!read_limits(kSpec, *parsed, &limits)) return kExitUsage;
 
   ModelFile file;
   std::string error;
-  if (!load_model_file(path, ModelCheck::kRuntime, &file, &error)) return fail(kSpec.name, error);
+  if (!load_model_file(path, limits, &file, &error)) return fail(kSpec.name, error);
   const grt::tools::ModelDef& model = file.model;
   if (input_paths.size() != model.inputs.size()) {
     return fail(kSpec.name, path + " has " + std::to_string(model.inputs.size()) + " input(s), " +
@@ -190,6 +195,7 @@ int run_run_command(const std::vector<std::string>& args) {
   options.strategy = *strategy;
   options.arguments = *arguments;
   options.page_size = static_cast<size_t>(page_size);
+  options.max_memory_bytes = limits.max_memory_bytes;
   options.hooks = parsed->has("profile") ? &hooks : nullptr;
   HostExecutor host;
   if (!host.init(file.blob, options, &error)) return fail(kSpec.name, path + ": " + error);
@@ -197,7 +203,7 @@ int run_run_command(const std::vector<std::string>& args) {
 
   std::vector<grt::tools::AlignedBytes> inputs(input_paths.size());
   for (uint32_t i = 0; i < input_paths.size(); ++i) {
-    if (!read_file(input_paths[i], &inputs[i], &error)) return fail(kSpec.name, error);
+    if (!read_file(input_paths[i], limits.max_input_bytes, &inputs[i], &error)) return fail(kSpec.name, error);
     const size_t expected = grt_tensor_bytes(grt_input(executor, i));
     if (inputs[i].size() != expected) {
       return fail(kSpec.name, input_paths[i] + ": " + tensor_label(model, model.inputs[i], true, i) + " needs " +

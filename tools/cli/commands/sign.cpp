@@ -7,6 +7,7 @@
 #include "../args.h"
 #include "../commands.h"
 #include "../files.h"
+#include "../resource_limits.h"
 #include "../report.h"
 #include "graphrt/graphrt.h"
 #include "graphrt/tools/signing.h"
@@ -27,6 +28,7 @@ const CommandSpec kSpec{
         {"key-id", 0, "ID", false, "1 to 31 printable characters, e.g. prod-1 (required)"},
         {"model-version", 0, "N", false, "monotonic model version (required)"},
         {"output", 'o', "S.grt", false, "where to write the signed envelope (required)"},
+        max_input_option(),
     },
 };
 
@@ -49,10 +51,13 @@ int run_sign_command(const std::vector<std::string>& args) {
   std::string error;
   if (!grt::signing::is_valid_key_id(*key_id, &error)) return usage_error(kSpec.name, "--key-id: " + error);
 
+  Limits limits;
+  if (!read_limits(kSpec, *parsed, &limits)) return kExitUsage;
   const std::string& model_path = parsed->positionals()[0];
   grt::tools::AlignedBytes model;
   grt::tools::AlignedBytes key;
-  if (!read_file(model_path, &model, &error) || !read_file(*key_path, &key, &error)) return fail(kSpec.name, error);
+  if (!read_file(model_path, limits.max_input_bytes, &model, &error) ||
+      !read_file(*key_path, limits.max_input_bytes, &key, &error)) return fail(kSpec.name, error);
   grt_requirements requirements{};
   grt_error check{};
   if (grt_model_requirements(model.data(), model.size(), GRT_STRATEGY_STATIC, &requirements, &check) != GRT_OK) {

@@ -7,6 +7,7 @@
 #include "../args.h"
 #include "../commands.h"
 #include "../files.h"
+#include "../resource_limits.h"
 #include "../report.h"
 #include "graphrt/tools/signing.h"
 
@@ -26,6 +27,7 @@ const CommandSpec kSpec{
         {"pubkey", 0, "P.pem", false, "public key from `graphrt keygen` (required)"},
         {"key-id", 0, "ID", false, "the key id the envelope must name"},
         {"min-version", 0, "N", false, "refuse model versions below N (anti-rollback)"},
+        max_input_option(),
     },
 };
 
@@ -46,10 +48,13 @@ int run_verify_command(const std::vector<std::string>& args) {
     if (!grt::signing::is_valid_key_id(*key_id, &error)) return usage_error(kSpec.name, "--key-id: " + error);
     request.key_id = *key_id;
   }
+  Limits limits;
+  if (!read_limits(kSpec, *parsed, &limits)) return kExitUsage;
   const std::string& path = parsed->positionals()[0];
   grt::tools::AlignedBytes envelope;
   grt::tools::AlignedBytes key;
-  if (!read_file(path, &envelope, &error) || !read_file(*pubkey_path, &key, &error)) return fail(kSpec.name, error);
+  if (!read_file(path, limits.max_input_bytes, &envelope, &error) ||
+      !read_file(*pubkey_path, limits.max_input_bytes, &key, &error)) return fail(kSpec.name, error);
   request.public_key_pem.assign(reinterpret_cast<const char*>(key.data()), key.size());
 
   const grt::signing::VerifyReport report = grt::signing::verify_envelope({envelope.data(), envelope.size()}, request);
