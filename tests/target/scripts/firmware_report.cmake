@@ -1,10 +1,13 @@
 # cmake -DIMAGE_DIR=dir -DIMAGES=a,b -DQEMU=qemu-system-arm -DLABEL=-Os -DOUTPUT=report.md
-#       [-DBUDGET=bytes -DBUDGET_IMAGE=fw_x] -P firmware_report.cmake
+#       [-DBUDGET=bytes -DBUDGET_IMAGE=fw_x] [-DMACHINE=mps2-an386] -P firmware_report.cmake
 # The firmware report: code and data by part from each image's linker map, RAM by part and
 # instructions per inference from a run under qemu (-icount shift=0), as Markdown. Fails
 # when the runtime core's .text in BUDGET_IMAGE is over BUDGET.
 include("${CMAKE_CURRENT_LIST_DIR}/map_parts.cmake")
 string(REPLACE "," ";" images "${IMAGES}")
+if(NOT MACHINE)
+  set(MACHINE mps2-an386) # the qemu board the images were linked for
+endif()
 
 set(code_parts runtime_core kernels integrity crypto platform firmware libc padding)
 set(md "# graphrt firmware report (${LABEL})\n\n")
@@ -44,7 +47,7 @@ foreach(image ${images})
   string(APPEND core_rows "${core_row}\n")
 
   # Run it (semihosting writes to qemu's stderr): exit code, instructions per inference, bookkeeping on the device, stack.
-  execute_process(COMMAND ${QEMU} -M mps2-an386 -nographic -semihosting-config enable=on,target=native
+  execute_process(COMMAND ${QEMU} -M ${MACHINE} -nographic -semihosting-config enable=on,target=native
                           -icount shift=0 -kernel "${IMAGE_DIR}/${image}.elf"
                   OUTPUT_VARIABLE out ERROR_VARIABLE out RESULT_VARIABLE rc TIMEOUT 300)
   set(per_inference "?")
