@@ -1,7 +1,8 @@
 /* graphrt's platform contract on a bare-metal Cortex-M: semihosting for logs, SysTick at
  * the CPU clock for ticks, one thread. Under qemu -icount shift=0 each instruction takes
- * 1 ns of virtual time and the 25 MHz clock ticks every 40 instructions, so tick counts
- * are deterministic. */
+ * 1 ns of virtual time, so a 25 MHz clock (mps2-an385/an386/an500) ticks every 40
+ * instructions and a 20 MHz one (mps2-an505) every 50: tick counts are deterministic. The
+ * build gives the board's clock (platform/cortex-m/boards.cmake). */
 #include <stdint.h>
 
 #include "graphrt/platform.h"
@@ -11,7 +12,11 @@
 #define SYST_RVR (*(volatile uint32_t*)0xE000E014u)
 #define SYST_CVR (*(volatile uint32_t*)0xE000E018u)
 
-enum { kCpuHz = 25000000u, kReload = 0x00FFFFFFu };
+#ifndef GRT_CORTEX_M_CPU_HZ
+#define GRT_CORTEX_M_CPU_HZ 25000000u
+#endif
+
+enum { kCpuHz = GRT_CORTEX_M_CPU_HZ, kReload = 0x00FFFFFFu };
 
 /* Hardware state of this port: SysTick wraps counted by its interrupt. */
 static volatile uint32_t g_systick_wraps;

@@ -1,6 +1,7 @@
-/* Reset and vector table for the Cortex-M4F of qemu's mps2-an386 board: set up .data and
- * .bss, enable the FPU, start the tick source, run constructors and main, and report main's
- * return value as the exit code through semihosting.
+/* Reset and vector table for the Cortex-M cores of qemu's MPS2 boards (M3, M4F, M7, and
+ * the M33 in its secure state): set up .data and .bss, enable the FPU when the build uses
+ * one, start the tick source, run constructors and main, and report main's return value as
+ * the exit code through semihosting.
  *
  * SVC, PendSV and SysTick have CMSIS names and weak defaults, so an RTOS can install its
  * own (FreeRTOS: FreeRTOSConfig.h maps its port's handlers onto these names). The bare-metal
@@ -26,8 +27,10 @@ static void fault(void) {
 }
 
 void Reset_Handler(void) {
+#if defined(__ARM_FP)
   SCB_CPACR |= 0xFu << 20; /* CP10 and CP11: full access to the FPU */
   __asm__ volatile("dsb\n isb" ::: "memory");
+#endif
   for (uint32_t *src = &__data_load__, *dst = &__data_start__; dst < &__data_end__;) *dst++ = *src++;
   for (uint32_t* dst = &__bss_start__; dst < &__bss_end__;) *dst++ = 0;
   if (grt_cortex_m_tick_start) grt_cortex_m_tick_start();

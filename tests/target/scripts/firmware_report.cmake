@@ -1,6 +1,6 @@
 # cmake -DIMAGE_DIR=dir -DIMAGES=a,b -DQEMU=qemu-system-arm -DLABEL=-Os -DOUTPUT=report.md
 #       [-DBUDGET=bytes -DBUDGET_IMAGE=fw_x] [-DGRAPHRT=host graphrt -DREFERENCE=REFERENCE.md]
-#       -P firmware_report.cmake
+#       [-DMACHINE=mps2-an386] -P firmware_report.cmake
 # The firmware report: code and data by part from each image's linker map, RAM by part and
 # instructions per inference from a run under qemu (-icount shift=0), per MAC (MACs from
 # the blob, through GRAPHRT inspect) beside TFLM's figures (REFERENCE), as Markdown. Fails
@@ -11,6 +11,9 @@ string(REPLACE "," ";" images "${IMAGES}")
 set(opt "-Os")
 if(LABEL MATCHES "-O2")
   set(opt "-O2")
+endif()
+if(NOT MACHINE)
+  set(MACHINE mps2-an386) # the qemu board the images were linked for
 endif()
 
 set(code_parts runtime_core kernels integrity crypto platform firmware libc padding)
@@ -51,7 +54,7 @@ foreach(image ${images})
   string(APPEND core_rows "${core_row}\n")
 
   # Run it (semihosting writes to qemu's stderr): exit code, instructions per inference, bookkeeping on the device, stack.
-  execute_process(COMMAND ${QEMU} -M mps2-an386 -nographic -semihosting-config enable=on,target=native
+  execute_process(COMMAND ${QEMU} -M ${MACHINE} -nographic -semihosting-config enable=on,target=native
                           -icount shift=0 -kernel "${IMAGE_DIR}/${image}.elf"
                   OUTPUT_VARIABLE out ERROR_VARIABLE out RESULT_VARIABLE rc TIMEOUT 300)
   set(per_inference "?")
