@@ -8,6 +8,7 @@
 #include "graphrt/tools/importer.h"
 #include "graphrt/tools/memory_plan.h"
 #include "model_file.h"
+#include "resource_limits.h"
 
 namespace grt::python {
 namespace {
@@ -38,7 +39,7 @@ ModelSession::ModelSession(tools::AlignedBytes blob, tools::ModelDef model) : bl
 std::unique_ptr<ModelSession> ModelSession::import_tflite(const std::string& path) {
   tools::AlignedBytes bytes;
   std::string error;
-  if (!cli::read_file(path, &bytes, &error)) throw RuntimeFailure(error);
+  if (!cli::read_file(path, cli::Limits{}.max_input_bytes, &bytes, &error)) throw RuntimeFailure(error);
   tools::ModelDef model;
   const tools::ImportResult imported = tools::import_tflite(bytes.data(), bytes.size(), &model);
   if (!imported.ok) throw RuntimeFailure(path + ": " + imported.error);
@@ -50,10 +51,10 @@ std::unique_ptr<ModelSession> ModelSession::import_tflite(const std::string& pat
 std::unique_ptr<ModelSession> ModelSession::load(const std::string& path) {
   tools::AlignedBytes bytes;
   std::string error;
-  if (!cli::read_file(path, &bytes, &error)) throw RuntimeFailure(error);
+  if (!cli::read_file(path, cli::Limits{}.max_input_bytes, &bytes, &error)) throw RuntimeFailure(error);
   if (is_tflite(bytes)) return import_tflite(path);
   cli::ModelFile file;
-  if (!cli::load_model_file(path, cli::ModelCheck::kRuntime, &file, &error)) throw RuntimeFailure(error);
+  if (!cli::load_model_file(path, cli::Limits{}, &file, &error)) throw RuntimeFailure(error);
   return std::unique_ptr<ModelSession>(new ModelSession(std::move(file.blob), std::move(file.model)));
 }
 
