@@ -17,7 +17,10 @@ if(CMAKE_CROSSCOMPILING)
   if(_grt_mbedcrypto_type STREQUAL "STATIC_LIBRARY")
     list(APPEND _grt_installed_libraries grt_mbedcrypto)
   endif()
-  install(FILES "${GRT_LINKER_SCRIPT}" DESTINATION "${CMAKE_INSTALL_DATADIR}/graphrt/cortex-m")
+  # The board's linker script and the sections it includes.
+  install(FILES "${GRT_LINKER_SCRIPT}" "${CMAKE_SOURCE_DIR}/platform/cortex-m/cortex_m_sections.ld"
+          DESTINATION "${CMAKE_INSTALL_DATADIR}/graphrt/cortex-m")
+  get_filename_component(GRT_PACKAGE_LINKER_SCRIPT "${GRT_LINKER_SCRIPT}" NAME)
   # The port's own functions firmware may call (semihosting console and exit, stack usage).
   install(FILES "${CMAKE_SOURCE_DIR}/platform/cortex-m/semihosting.h" "${CMAKE_SOURCE_DIR}/platform/cortex-m/stack_usage.h"
           DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/graphrt/cortex-m")
