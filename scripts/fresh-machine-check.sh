@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="$(pwd)"
-zoo="$(cd "${GRT_MODEL_ZOO:-../shared}" && pwd)"
+zoo="$(cd "${GRT_MODEL_ZOO:-../shared}" && pwd -P)"
 inside='bash scripts/demo.sh
     bash scripts/test.sh
     bash tests/target/fetch-mbedtls-source.sh
