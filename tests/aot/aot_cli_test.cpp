@@ -49,6 +49,9 @@ TEST_F(CliAot, RefusesBadSymbolsAndWhatTheLoaderRefuses) {
   const CliResult bad_symbol = run_graphrt({"aot", path("m.grt").string(), "--symbol", "a-b"});
   EXPECT_EQ(bad_symbol.exit_code, 2);
   EXPECT_NE(bad_symbol.err.find("is not a C identifier"), std::string::npos) << bad_symbol.err;
+  const CliResult bad_header = run_graphrt({"aot", path("m.grt").string(), "--symbol", "m", "-H", path("a\"b.h").string()});
+  EXPECT_EQ(bad_header.exit_code, 2);
+  EXPECT_NE(bad_header.err.find("cannot be named in an #include"), std::string::npos) << bad_header.err;
 
   tools::ModelDef too_small = copy_chain(2);
   too_small.pools[0].size = 8;

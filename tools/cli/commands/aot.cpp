@@ -1,6 +1,6 @@
-// graphrt aot M.grt --symbol NAME [-o OUT.c] [-H OUT.h] [--define-pools]: the model as C that calls its
-// kernels directly on the planned pools, for firmware whose model is fixed at build time
-// (docs/aot.md). The C writer is tools/aot; this is its command line.
+// graphrt aot M.grt --symbol NAME [-o OUT.c] [-H OUT.h] [--define-pools]: the model as C
+// that calls its kernels directly on the planned pools, for firmware whose model is fixed
+// at build time (docs/aot.md). The C writer is tools/aot; this is its command line.
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -50,6 +50,11 @@ int run_aot_command(const std::vector<std::string>& args) {
   const std::optional<std::string> symbol = parsed->value("symbol");
   if (const auto refused = refuse_symbol(kSpec.name, symbol)) return *refused;
   const std::optional<std::string> header = parsed->value("header");
+  // The C file names the header in an #include "...".
+  const std::string header_name = header ? std::filesystem::path(*header).filename().string() : "";
+  if (header && (header_name.empty() || header_name.find_first_of("\"\\") != std::string::npos || comment_safe(header_name) != header_name)) {
+    return usage_error(kSpec.name, "-H: '" + *header + "' cannot be named in an #include");
+  }
 
   // Refuse what the device's loader would refuse, with its message.
   ModelFile file;
@@ -60,7 +65,7 @@ int run_aot_command(const std::vector<std::string>& args) {
   options.source_label = comment_safe(std::filesystem::path(path).filename().string());
   options.version = GRT_VERSION;
   options.define_pools = parsed->has("define-pools");
-  if (header) options.header_name = comment_safe(std::filesystem::path(*header).filename().string());
+  options.header_name = header_name;
   grt::tools::AotFiles files;
   if (!grt::tools::write_aot(file.blob.data(), file.blob.size(), options, &files, &error)) {
     return fail(kSpec.name, path + ": " + error);
