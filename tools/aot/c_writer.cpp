@@ -6,7 +6,6 @@
 #include <mbedtls/sha256.h>
 
 #include <algorithm>
-#include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
