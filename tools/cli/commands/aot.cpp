@@ -9,6 +9,7 @@
 #include "../c_text.h"
 #include "../commands.h"
 #include "../model_file.h"
+#include "../resource_limits.h"
 #include "../report.h"
 #include "graphrt/tools/aot.h"
 
@@ -35,6 +36,7 @@ const CommandSpec kSpec{
         {"output", 'o', "OUT.c", false, "write the C file here instead of standard output"},
         {"header", 'H', "OUT.h", false, "also write the header here; the C file includes it by file name"},
         {"define-pools", 0, "", false, "define the pools in the C file (zeroed, in .bss) instead of the firmware"},
+        max_input_option(),
     },
 };
 
@@ -56,10 +58,12 @@ int run_aot_command(const std::vector<std::string>& args) {
     return usage_error(kSpec.name, "-H: '" + *header + "' cannot be named in an #include");
   }
 
+  Limits limits;
+  if (!read_limits(kSpec, *parsed, &limits)) return kExitUsage;
   // Refuse what the device's loader would refuse, with its message.
   ModelFile file;
   std::string error;
-  if (!load_model_file(path, ModelCheck::kRuntime, &file, &error)) return fail(kSpec.name, error);
+  if (!load_model_file(path, limits, &file, &error)) return fail(kSpec.name, error);
   grt::tools::AotOptions options;
   options.symbol = *symbol;
   options.source_label = comment_safe(std::filesystem::path(path).filename().string());
