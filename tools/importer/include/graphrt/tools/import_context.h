@@ -112,7 +112,8 @@ using OpConverter = bool (*)(ImportContext& ctx);
 // The dtypes a converter accepts, as `graphrt import --list-operators` and docs/operators.md
 // show them: one entry per accepted variant, each starting with a dtype name ("int8",
 // "int16 (int8 weights)", "int8 to int32/int64"). What the converter accepts, not what
-// TFLite defines: a variant it refuses is not listed.
+// TFLite defines: a variant it refuses is not listed. tests/cli/cli_operators_test.cpp fails
+// for an entry without dtypes, and docs.operators_up_to_date when docs/operators.md is stale.
 using DTypeList = std::vector<std::string>;
 
 // Every dtype graphrt has, for converters that move bytes without reading them.
