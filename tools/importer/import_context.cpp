@@ -1,5 +1,6 @@
 #include "graphrt/tools/import_context.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <stdexcept>
@@ -296,16 +297,29 @@ bool ImportContext::fail(std::string message) {
   return false;
 }
 
-void ConverterTable::add(tflite::BuiltinOperator op, OpConverter converter) {
+DTypeList every_dtype() {
+  DTypeList names;
+  for (const DType dtype : fb::EnumValuesDType()) names.emplace_back(dtype_name(dtype));
+  return names;
+}
+
+void ConverterTable::add(tflite::BuiltinOperator op, OpConverter converter, DTypeList dtypes) {
   if (find(op) != nullptr) throw std::logic_error("two converters registered for " + builtin_name(op));
-  entries.emplace_back(op, converter);
+  entries.push_back({op, converter, std::move(dtypes)});
 }
 
 OpConverter ConverterTable::find(tflite::BuiltinOperator op) const {
-  for (const auto& [code, converter] : entries) {
-    if (code == op) return converter;
+  for (const ConverterEntry& entry : entries) {
+    if (entry.op == op) return entry.converter;
   }
   return nullptr;
+}
+
+std::vector<SupportedOperator> supported_operators(const ConverterTable& table) {
+  std::vector<SupportedOperator> list;
+  for (const ConverterEntry& entry : table.entries) list.push_back({builtin_name(entry.op), entry.dtypes});
+  std::sort(list.begin(), list.end(), [](const SupportedOperator& a, const SupportedOperator& b) { return a.name < b.name; });
+  return list;
 }
 
 const ConverterTable& builtin_converters() {

@@ -109,13 +109,38 @@ class ImportContext {
 // unsupported type combination, say).
 using OpConverter = bool (*)(ImportContext& ctx);
 
-// Each family registers its converters by TFLite builtin operator.
+// The dtypes a converter accepts, as `graphrt import --list-operators` and docs/operators.md
+// show them: one entry per accepted variant, each starting with a dtype name ("int8",
+// "int16 (int8 weights)", "int8 to int32/int64"). What the converter accepts, not what
+// TFLite defines: a variant it refuses is not listed. tests/cli/cli_operators_test.cpp fails
+// for an entry without dtypes, and docs.operators_up_to_date when docs/operators.md is stale.
+using DTypeList = std::vector<std::string>;
+
+// Every dtype graphrt has, for converters that move bytes without reading them.
+DTypeList every_dtype();
+
+struct ConverterEntry {
+  tflite::BuiltinOperator op;
+  OpConverter converter;
+  DTypeList dtypes;
+};
+
+// Each family registers its converters by TFLite builtin operator, with their dtypes.
 struct ConverterTable {
   // Registering one operator twice is a programming error: throws std::logic_error.
-  void add(tflite::BuiltinOperator op, OpConverter converter);
+  void add(tflite::BuiltinOperator op, OpConverter converter, DTypeList dtypes);
   OpConverter find(tflite::BuiltinOperator op) const;  // nullptr when none
-  std::vector<std::pair<tflite::BuiltinOperator, OpConverter>> entries;
+  std::vector<ConverterEntry> entries;
 };
+
+// An operator a table converts, by its TFLite name.
+struct SupportedOperator {
+  std::string name;  // "CONV_2D"
+  DTypeList dtypes;
+};
+
+// The table's operators sorted by name: what `graphrt import --list-operators` prints.
+std::vector<SupportedOperator> supported_operators(const ConverterTable& table);
 
 // Every family's converters (what import_tflite uses by default).
 const ConverterTable& builtin_converters();
