@@ -227,7 +227,8 @@ Json tensor_json(const tools::ModelDef& m, uint32_t i) {
       break;
   }
   if (t.quantization) {
-    j["quantization"] = {{"scale", t.quantization->scale}, {"zero_point", t.quantization->zero_point}, {"axis", t.quantization->axis}};
+    const auto& q = *t.quantization;
+    j["quantization"] = {{"scale", q.scale}, {"zero_point", q.zero_point}, {"axis", q.axis}};
   }
   return j;
 }
