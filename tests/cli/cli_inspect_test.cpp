@@ -30,57 +30,55 @@ TEST_F(CliInspect, JsonHasPoolsRuntimeBytesLowerBoundNodesAndTensors) {
   const CliResult r = run_graphrt({"inspect", model, "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string error;
-  const auto doc = parse_json(r.out, &error);
+  auto doc = parse_json(r.out, &error);
   ASSERT_TRUE(doc) << error << "\n" << r.out;
-  const Json& j = *doc;
-  EXPECT_EQ(j["name"].string, "every_kind");
-  ASSERT_EQ(j["pools"].array.size(), 1u);
-  EXPECT_EQ(j["pools"][0]["name"].string, "activations");
-  EXPECT_EQ(j["pools"][0]["size_bytes"].number, static_cast<double>(def.pools[0].size));
+  Json& j = *doc;
+  EXPECT_EQ(j["name"], "every_kind");
+  ASSERT_EQ(j["pools"].size(), 1u);
+  EXPECT_EQ(j["pools"][0]["name"], "activations");
+  EXPECT_EQ(j["pools"][0]["size_bytes"], def.pools[0].size);
 
   const grt_requirements fixed = requirements_of(def, GRT_STRATEGY_STATIC);
-  EXPECT_EQ(j["runtime_bytes"].number, static_cast<double>(fixed.bookkeeping_bytes));
-  EXPECT_EQ(j["lower_bound_bytes"].number, static_cast<double>(tools::liveness_lower_bound(tools::planning_blocks(def))));
-  EXPECT_EQ(j["memory"]["static"]["pool_bytes"][0].number, static_cast<double>(fixed.pool_bytes[0]));
+  EXPECT_EQ(j["runtime_bytes"], fixed.bookkeeping_bytes);
+  EXPECT_EQ(j["lower_bound_bytes"], tools::liveness_lower_bound(tools::planning_blocks(def)));
+  EXPECT_EQ(j["memory"]["static"]["pool_bytes"][0], fixed.pool_bytes[0]);
   // What Cortex-M firmware reserves at build time.
   const tools::AlignedBytes blob = to_blob(def);
   grt_options options{};
   grt_requirements arm32{};
   grt_error error_record{};
   ASSERT_EQ(grt_model_requirements_abi(blob.data(), blob.size(), &options, GRT_ABI_ARM32, &arm32, &error_record), GRT_OK);
-  EXPECT_EQ(j["memory"]["static"]["arm32_bookkeeping_bytes"].number, static_cast<double>(arm32.bookkeeping_bytes));
+  EXPECT_EQ(j["memory"]["static"]["arm32_bookkeeping_bytes"], arm32.bookkeeping_bytes);
   options.arguments = GRT_ARGUMENTS_PREPARED;
   ASSERT_EQ(grt_model_requirements_abi(blob.data(), blob.size(), &options, GRT_ABI_ARM32, &arm32, &error_record), GRT_OK);
-  EXPECT_EQ(j["memory"]["static"]["arm32_prepared_bookkeeping_bytes"].number, static_cast<double>(arm32.bookkeeping_bytes));
-  EXPECT_EQ(j["memory"]["stack"]["allocator_bytes"].number,
-            static_cast<double>(requirements_of(def, GRT_STRATEGY_STACK).allocator_bytes));
-  EXPECT_EQ(j["memory"]["dynamic"]["allocator_bytes"].number,
-            static_cast<double>(requirements_of(def, GRT_STRATEGY_DYNAMIC).allocator_bytes));
+  EXPECT_EQ(j["memory"]["static"]["arm32_prepared_bookkeeping_bytes"], arm32.bookkeeping_bytes);
+  EXPECT_EQ(j["memory"]["stack"]["allocator_bytes"], requirements_of(def, GRT_STRATEGY_STACK).allocator_bytes);
+  EXPECT_EQ(j["memory"]["dynamic"]["allocator_bytes"], requirements_of(def, GRT_STRATEGY_DYNAMIC).allocator_bytes);
 
-  ASSERT_EQ(j["tensors"].array.size(), 4u);
-  const Json& x = j["tensors"][0];
-  EXPECT_EQ(x["name"].string, "x");
-  EXPECT_EQ(x["dtype"].string, "int8");
-  EXPECT_EQ(x["kind"].string, "activation");
-  EXPECT_TRUE(x["input"].boolean);
-  EXPECT_EQ(x["pool"].string, "activations");
-  EXPECT_EQ(x["offset"].number, static_cast<double>(def.tensors[0].offset));
-  EXPECT_EQ(x["shape"].array.size(), 2u);
-  EXPECT_EQ(j["tensors"][1]["kind"].string, "alias");
-  EXPECT_EQ(j["tensors"][1]["alias_of"].number, 0);
-  EXPECT_TRUE(j["tensors"][2]["output"].boolean);
-  EXPECT_EQ(j["tensors"][3]["kind"].string, "constant");
-  EXPECT_EQ(j["tensors"][3]["constant_bytes"].number, 12);
+  ASSERT_EQ(j["tensors"].size(), 4u);
+  Json& x = j["tensors"][0];
+  EXPECT_EQ(x["name"], "x");
+  EXPECT_EQ(x["dtype"], "int8");
+  EXPECT_EQ(x["kind"], "activation");
+  EXPECT_EQ(x["input"], true);
+  EXPECT_EQ(x["pool"], "activations");
+  EXPECT_EQ(x["offset"], def.tensors[0].offset);
+  EXPECT_EQ(x["shape"].size(), 2u);
+  EXPECT_EQ(j["tensors"][1]["kind"], "alias");
+  EXPECT_EQ(j["tensors"][1]["alias_of"], 0);
+  EXPECT_EQ(j["tensors"][2]["output"], true);
+  EXPECT_EQ(j["tensors"][3]["kind"], "constant");
+  EXPECT_EQ(j["tensors"][3]["constant_bytes"], 12);
 
-  ASSERT_EQ(j["nodes"].array.size(), 2u);
-  EXPECT_EQ(j["nodes"][0]["kernel"].string, "noop");
-  EXPECT_EQ(j["nodes"][0]["name"].string, "inspect_me");
-  EXPECT_EQ(j["nodes"][0]["args"][1]["kind"].string, "int");
-  EXPECT_EQ(j["nodes"][0]["args"][1]["value"].number, 7);
-  EXPECT_EQ(j["nodes"][0]["args"][2]["value"].number, 0.5);
-  EXPECT_EQ(j["nodes"][1]["args"][1]["kind"].string, "output");
-  EXPECT_EQ(j["nodes"][1]["args"][1]["tensor"].number, 2);
-  EXPECT_EQ(j["nodes"][1]["workspace_bytes"].number, 0);
+  ASSERT_EQ(j["nodes"].size(), 2u);
+  EXPECT_EQ(j["nodes"][0]["kernel"], "noop");
+  EXPECT_EQ(j["nodes"][0]["name"], "inspect_me");
+  EXPECT_EQ(j["nodes"][0]["args"][1]["kind"], "int");
+  EXPECT_EQ(j["nodes"][0]["args"][1]["value"], 7);
+  EXPECT_EQ(j["nodes"][0]["args"][2]["value"], 0.5);
+  EXPECT_EQ(j["nodes"][1]["args"][1]["kind"], "output");
+  EXPECT_EQ(j["nodes"][1]["args"][1]["tensor"], 2);
+  EXPECT_EQ(j["nodes"][1]["workspace_bytes"], 0);
 }
 
 TEST_F(CliInspect, JsonEscapesAwkwardNames) {
@@ -90,10 +88,10 @@ TEST_F(CliInspect, JsonEscapesAwkwardNames) {
   const CliResult r = run_graphrt({"inspect", write_model("m.grt", def), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string error;
-  const auto doc = parse_json(r.out, &error);
+  auto doc = parse_json(r.out, &error);
   ASSERT_TRUE(doc) << error << "\n" << r.out;
-  EXPECT_EQ((*doc)["name"].string, def.name);
-  EXPECT_EQ((*doc)["tensors"][0]["name"].string, "tab\there");
+  EXPECT_EQ((*doc)["name"], def.name);
+  EXPECT_EQ((*doc)["tensors"][0]["name"], "tab\there");
 }
 
 TEST_F(CliInspect, GarbageIsNotAModel) {

@@ -51,30 +51,30 @@ TEST_F(CliRun, JsonReportsOutputPathsTimeAndPeakMemory) {
   const CliResult r = run_graphrt({"run", model_, "--input=" + input_, "--output-dir=" + dir.string(), "--json", "--repeat", "3"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string error;
-  const auto doc = parse_json(r.out, &error);
+  auto doc = parse_json(r.out, &error);
   ASSERT_TRUE(doc) << error << "\n" << r.out;
-  const Json& j = *doc;
-  ASSERT_EQ(j["outputs"].array.size(), 1u);
-  EXPECT_EQ(j["outputs"][0]["path"].string, (dir / "out0.bin").string());
-  EXPECT_EQ(j["outputs"][0]["name"].string, "y");
-  EXPECT_EQ(j["outputs"][0]["bytes"].number, 16);
-  EXPECT_EQ(j["runs"].number, 3);
-  EXPECT_GT(j["time_per_run_ns"].number, 0);
+  Json& j = *doc;
+  ASSERT_EQ(j["outputs"].size(), 1u);
+  EXPECT_EQ(j["outputs"][0]["path"], (dir / "out0.bin").string());
+  EXPECT_EQ(j["outputs"][0]["name"], "y");
+  EXPECT_EQ(j["outputs"][0]["bytes"], 16);
+  EXPECT_EQ(j["runs"], 3);
+  EXPECT_GT(j["time_per_run_ns"], 0);
   const grt_requirements req = requirements_of(copy_chain(3), GRT_STRATEGY_STATIC);
-  EXPECT_EQ(j["peak_memory_bytes"].number, static_cast<double>(req.bookkeeping_bytes + req.pool_bytes[0]));
-  EXPECT_EQ(j["memory"]["bookkeeping_bytes"].number, static_cast<double>(req.bookkeeping_bytes));
+  EXPECT_EQ(j["peak_memory_bytes"], req.bookkeeping_bytes + req.pool_bytes[0]);
+  EXPECT_EQ(j["memory"]["bookkeeping_bytes"], req.bookkeeping_bytes);
 }
 
 TEST_F(CliRun, JsonUnderStackStrategyCountsTheAllocatorBuffer) {
   const CliResult r = run_graphrt({"run", model_, "--input", input_, "--json", "--strategy", "stack"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string error;
-  const auto doc = parse_json(r.out, &error);
+  auto doc = parse_json(r.out, &error);
   ASSERT_TRUE(doc) << error;
   const grt_requirements req = requirements_of(copy_chain(3), GRT_STRATEGY_STACK);
-  EXPECT_EQ((*doc)["memory"]["allocator_buffer_bytes"].number, static_cast<double>(req.allocator_bytes));
-  EXPECT_EQ((*doc)["peak_memory_bytes"].number, static_cast<double>(req.bookkeeping_bytes + req.allocator_bytes));
-  EXPECT_GT((*doc)["memory"]["allocator_peak_bytes"].number, 0);
+  EXPECT_EQ((*doc)["memory"]["allocator_buffer_bytes"], req.allocator_bytes);
+  EXPECT_EQ((*doc)["peak_memory_bytes"], req.bookkeeping_bytes + req.allocator_bytes);
+  EXPECT_GT((*doc)["memory"]["allocator_peak_bytes"], 0);
   EXPECT_TRUE((*doc)["outputs"][0]["path"].is_null());  // nothing written without --output-dir
 }
 
@@ -83,12 +83,12 @@ TEST_F(CliRun, PageStrategyUsesAPageAllocatorOfExactlyTheBudgetedSize) {
     const CliResult r = run_graphrt({"run", model_, "--input", input_, "--json", "--strategy", "page", "--page-size", std::to_string(page_size)});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     std::string error;
-    const auto doc = parse_json(r.out, &error);
+    auto doc = parse_json(r.out, &error);
     ASSERT_TRUE(doc) << error;
     const grt_page_budget budget = page_budget_of(copy_chain(3), page_size);
-    EXPECT_EQ((*doc)["memory"]["allocator_buffer_bytes"].number, static_cast<double>(budget.buffer_bytes)) << page_size;
+    EXPECT_EQ((*doc)["memory"]["allocator_buffer_bytes"], budget.buffer_bytes) << page_size;
     // Whole pages: the peak is the most pages live at once.
-    EXPECT_EQ((*doc)["memory"]["allocator_peak_bytes"].number, static_cast<double>(budget.peak_pages * page_size)) << page_size;
+    EXPECT_EQ((*doc)["memory"]["allocator_peak_bytes"], budget.peak_pages * page_size) << page_size;
   }
 }
 

@@ -1,34 +1,20 @@
-// A strict little JSON reader for the tests: what `graphrt ... --json` prints must parse,
-// and the tests then look fields up by name instead of matching text.
+// What `graphrt ... --json` prints, parsed with nlohmann-json: it must parse, and the tests
+// then look fields up by name instead of matching text.
 #ifndef GRAPHRT_TESTS_CLI_JSON_READER_H_
 #define GRAPHRT_TESTS_CLI_JSON_READER_H_
 
-#include <map>
-#include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace grt::test {
 
-struct Json {
-  enum class Type { kNull, kBool, kNumber, kString, kArray, kObject } type = Type::kNull;
-  bool boolean = false;
-  double number = 0;
-  std::string string;
-  std::vector<Json> array;
-  std::map<std::string, Json> object;
+using Json = nlohmann::json;
 
-  // Member or element access; a missing one is a null value, so chains never crash.
-  const Json& operator[](const std::string& key) const;
-  const Json& operator[](size_t index) const;
-  bool has(const std::string& key) const { return object.count(key) != 0; }
-  bool is_null() const { return type == Type::kNull; }
-};
-
-// The document, or nullopt with a reason in *error when `text` is not exactly one JSON
-// value (surrounding whitespace allowed).
+// The document, or nullopt with the parser's reason in *error when `text` is not exactly
+// one JSON value (surrounding whitespace allowed). Look members up in a non-const Json:
+// a missing one then reads as null, so chains of [] never crash.
 std::optional<Json> parse_json(std::string_view text, std::string* error);
 
 }  // namespace grt::test

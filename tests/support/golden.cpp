@@ -1,7 +1,6 @@
 #include "golden.h"
 
-#include <flatbuffers/flexbuffers.h>
-#include <flatbuffers/idl.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstring>
@@ -22,17 +21,24 @@ namespace {
 
 bool read_tolerances(const std::filesystem::path& meta, std::vector<FloatTolerance>* out, std::string* error) {
   const std::vector<uint8_t> bytes = read_bytes(meta);
-  const std::string text(bytes.begin(), bytes.end());
-  flatbuffers::Parser parser;
-  flexbuffers::Builder builder;
-  if (text.empty() || !parser.ParseFlexBuffer(text.c_str(), meta.string().c_str(), &builder)) {
-    *error = meta.string() + ": " + (text.empty() ? std::string("missing or empty") : parser.error_);
+  if (bytes.empty()) {
+    *error = meta.string() + ": missing or empty";
     return false;
   }
-  const auto outputs = flexbuffers::GetRoot(builder.GetBuffer()).AsMap()["comparison"].AsMap()["per_output"].AsVector();
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    const auto t = outputs[i].AsMap()["tolerance"];
-    out->push_back(t.IsMap() ? FloatTolerance{t.AsMap()["abs"].AsDouble(), t.AsMap()["rel"].AsDouble()} : FloatTolerance{});
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(bytes.begin(), bytes.end());
+  } catch (const nlohmann::json::parse_error& e) {
+    *error = meta.string() + ": " + e.what();
+    return false;
+  }
+  // comparison.per_output[i].tolerance: {abs, rel} for a float output, absent otherwise.
+  const nlohmann::json outputs = doc.value(nlohmann::json::json_pointer("/comparison/per_output"), nlohmann::json::array());
+  for (const nlohmann::json& output : outputs) {
+    const auto tolerance = output.find("tolerance");
+    out->push_back(tolerance != output.end() && tolerance->is_object()
+                       ? FloatTolerance{tolerance->value("abs", 0.0), tolerance->value("rel", 0.0)}
+                       : FloatTolerance{});
   }
   return true;
 }

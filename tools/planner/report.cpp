@@ -1,5 +1,8 @@
 // The plan report as text for people and JSON for programs.
+#include <cmath>
 #include <cstdio>
+
+#include <nlohmann/json.hpp>
 
 #include "graphrt/tools/memory_plan.h"
 
@@ -20,23 +23,6 @@ double ratio_of(uint64_t size, uint64_t bound) {
 std::string padded(std::string text, size_t width) {
   if (text.size() < width) text.append(width - text.size(), ' ');
   return text;
-}
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buffer[8];
-      std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-      out += buffer;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
 }
 
 std::string block_name(const Block& b, const ModelDef& model) {
@@ -80,38 +66,45 @@ std::string format_plan_text(const PlanReport& report, const ModelDef& model, bo
 }
 
 std::string format_plan_json(const PlanReport& report, const ModelDef& model) {
-  std::string out = "{\"total_size\":" + std::to_string(report.total_size) +
-                    ",\"lower_bound\":" + std::to_string(report.lower_bound) + ",\"pools\":[";
-  for (size_t p = 0; p < report.pools.size(); ++p) {
-    const PoolReport& pool = report.pools[p];
-    if (p != 0) out += ",";
-    out += "{\"name\":" + json_string(pool.pool.name) + ",\"placement\":" + json_string(pool.pool.placement) +
-           ",\"alignment\":" + std::to_string(pool.pool.alignment) + ",\"capacity\":" + std::to_string(pool.pool.capacity) +
-           ",\"blocks\":" + std::to_string(pool.blocks) + ",\"block_bytes\":" + std::to_string(pool.block_bytes) +
-           ",\"lower_bound\":" + std::to_string(pool.lower_bound) + ",\"sizes\":{";
-    for (size_t s = 0; s < pool.sizes.size(); ++s) {
-      if (s != 0) out += ",";
-      out += json_string(algorithm_name(pool.sizes[s].algorithm)) + ":" + std::to_string(pool.sizes[s].size);
-    }
-    out += "},\"chosen\":" + json_string(algorithm_name(pool.chosen)) + ",\"size\":" + std::to_string(pool.size) +
-           ",\"ratio\":" + ratio_text(pool.ratio) + "}";
+  // Members in the order written, as the text report shows them.
+  using Json = nlohmann::ordered_json;
+  Json pools = Json::array();
+  for (const PoolReport& pool : report.pools) {
+    Json sizes = Json::object();
+    for (const auto& s : pool.sizes) sizes[algorithm_name(s.algorithm)] = s.size;
+    pools.push_back({{"name", pool.pool.name},
+                     {"placement", pool.pool.placement},
+                     {"alignment", pool.pool.alignment},
+                     {"capacity", pool.pool.capacity},
+                     {"blocks", pool.blocks},
+                     {"block_bytes", pool.block_bytes},
+                     {"lower_bound", pool.lower_bound},
+                     {"sizes", std::move(sizes)},
+                     {"chosen", algorithm_name(pool.chosen)},
+                     {"size", pool.size},
+                     {"ratio", std::round(pool.ratio * 1000) / 1000}});  // three decimals, as the text report
   }
-  out += "],\"blocks\":[";
-  for (size_t i = 0; i < report.blocks.size(); ++i) {
-    const PlacedBlock& placed = report.blocks[i];
-    if (i != 0) out += ",";
+  Json blocks = Json::array();
+  for (const PlacedBlock& placed : report.blocks) {
+    Json block = Json::object();
     if (placed.block.tensor >= 0) {
       const auto t = static_cast<size_t>(placed.block.tensor);
-      out += "{\"tensor\":" + std::to_string(placed.block.tensor) +
-             ",\"name\":" + json_string(t < model.tensors.size() ? model.tensors[t].name : std::string());
+      block = {{"tensor", placed.block.tensor}, {"name", t < model.tensors.size() ? model.tensors[t].name : std::string()}};
     } else {
-      out += "{\"workspace_of_node\":" + std::to_string(placed.block.node);
+      block["workspace_of_node"] = placed.block.node;
     }
-    out += ",\"pool\":" + std::to_string(placed.pool) + ",\"offset\":" + std::to_string(placed.offset) +
-           ",\"size\":" + std::to_string(placed.block.size) + ",\"first\":" + std::to_string(placed.block.live.first) +
-           ",\"last\":" + std::to_string(placed.block.live.last) + ",\"accesses\":" + std::to_string(placed.block.accesses) + "}";
+    block["pool"] = placed.pool;
+    block["offset"] = placed.offset;
+    block["size"] = placed.block.size;
+    block["first"] = placed.block.live.first;
+    block["last"] = placed.block.live.last;
+    block["accesses"] = placed.block.accesses;
+    blocks.push_back(std::move(block));
   }
-  return out + "]}\n";
+  const Json j = {{"total_size", report.total_size}, {"lower_bound", report.lower_bound}, {"pools", std::move(pools)},
+                  {"blocks", std::move(blocks)}};
+  // Names come from users' files: bytes that are not UTF-8 become U+FFFD, not an exception.
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace grt::tools

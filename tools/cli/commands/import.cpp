@@ -11,7 +11,7 @@
 #include "../commands.h"
 #include "../files.h"
 #include "../host_executor.h"
-#include "../json_writer.h"
+#include "../json.h"
 #include "../resource_limits.h"
 #include "../report.h"
 #include "graphrt/tools/import_context.h"
@@ -66,15 +66,9 @@ void print_operators_text(const std::vector<grt::tools::SupportedOperator>& oper
 }
 
 void print_operators_json(const std::vector<grt::tools::SupportedOperator>& operators) {
-  JsonWriter j;
-  j.begin_object().key("operators").begin_array();
-  for (const auto& op : operators) {
-    j.begin_object().key("name").value(op.name).key("dtypes").begin_array();
-    for (const std::string& dtype : op.dtypes) j.value(dtype);
-    j.end_array().end_object();
-  }
-  j.end_array().end_object();
-  std::printf("%s\n", j.text().c_str());
+  Json list = Json::array();
+  for (const auto& op : operators) list.push_back(Json{{"name", op.name}, {"dtypes", op.dtypes}});
+  std::printf("%s\n", json_text(Json{{"operators", list}}).c_str());
 }
 
 void print_operators_markdown(const std::vector<grt::tools::SupportedOperator>& operators) {

@@ -6,7 +6,7 @@
 #include "../args.h"
 #include "../commands.h"
 #include "../format.h"
-#include "../json_writer.h"
+#include "../json.h"
 #include "../resource_limits.h"
 #include "../model_file.h"
 #include "../report.h"
@@ -191,112 +191,90 @@ void print_text(const Inspection& x) {
   if (x.checked) std::printf("  liveness lower bound: %s\n", format_bytes(x.lower_bound).c_str());
 }
 
-void write_budget(JsonWriter& j, const StrategyBudget& b) {
-  j.key(b.name).begin_object();
-  if (b.status != GRT_OK) {
-    j.key("error").value(b.error.message).end_object();
-    return;
-  }
+Json budget_json(const StrategyBudget& b) {
+  if (b.status != GRT_OK) return {{"error", b.error.message}};
   const grt_requirements& r = b.requirements;
-  j.key("bookkeeping_bytes").value(uint64_t{r.bookkeeping_bytes});
-  j.key("prepared_bookkeeping_bytes").value(uint64_t{b.prepared_bookkeeping_bytes});
-  j.key("arm32_bookkeeping_bytes").value(uint64_t{b.arm32_bookkeeping_bytes});
-  j.key("arm32_prepared_bookkeeping_bytes").value(uint64_t{b.arm32_prepared_bookkeeping_bytes});
+  Json j = {{"bookkeeping_bytes", r.bookkeeping_bytes},
+            {"prepared_bookkeeping_bytes", b.prepared_bookkeeping_bytes},
+            {"arm32_bookkeeping_bytes", b.arm32_bookkeeping_bytes},
+            {"arm32_prepared_bookkeeping_bytes", b.arm32_prepared_bookkeeping_bytes}};
   if (b.strategy == GRT_STRATEGY_STATIC) {
-    j.key("pool_bytes").begin_array();
-    for (uint32_t p = 0; p < r.pool_count; ++p) j.value(uint64_t{r.pool_bytes[p]});
-    j.end_array();
+    j["pool_bytes"] = std::vector<uint64_t>(r.pool_bytes, r.pool_bytes + r.pool_count);
   } else {
-    j.key("allocator_bytes").value(uint64_t{r.allocator_bytes});
+    j["allocator_bytes"] = r.allocator_bytes;
   }
-  j.end_object();
+  return j;
+}
+
+Json tensor_json(const tools::ModelDef& m, uint32_t i) {
+  const tools::TensorDef& t = m.tensors[i];
+  Json j = {{"index", i}, {"name", t.name}, {"dtype", tools::dtype_name(t.dtype)}, {"shape", t.shape},
+            {"bytes", t.bytes()}, {"kind", kind_name(t.kind)}, {"input", contains(m.inputs, i)},
+            {"output", contains(m.outputs, i)}};
+  switch (t.kind) {
+    case tools::TensorKind::Constant:
+      j["buffer"] = t.buffer;
+      j["constant_bytes"] = t.buffer < m.buffers.size() ? m.buffers[t.buffer].size() : 0;
+      break;
+    case tools::TensorKind::Activation:
+      j["pool"] = pool_name(m, t.pool);
+      j["pool_index"] = t.pool;
+      j["offset"] = t.offset;
+      break;
+    case tools::TensorKind::Alias:
+      j["alias_of"] = t.alias_of;
+      j["offset"] = t.offset;
+      break;
+  }
+  if (t.quantization) {
+    const auto& q = *t.quantization;
+    j["quantization"] = {{"scale", q.scale}, {"zero_point", q.zero_point}, {"axis", q.axis}};
+  }
+  return j;
+}
+
+Json node_json(const tools::ModelDef& m, uint32_t i) {
+  const tools::NodeDef& n = m.nodes[i];
+  Json args = Json::array();
+  for (const tools::ArgDef& a : n.args) {
+    Json arg = {{"kind", arg_kind_name(a.kind)}};
+    if (refers_to_tensor(a.kind)) arg["tensor"] = a.value;
+    if (a.kind == tools::ArgKind::Int) arg["value"] = a.value;
+    if (a.kind == tools::ArgKind::Float) arg["value"] = a.as_real();
+    args.push_back(std::move(arg));
+  }
+  Json j = {{"index", i}, {"name", n.name}, {"kernel", kernel_name(m, n.kernel)}, {"args", std::move(args)},
+            {"workspace_bytes", n.workspace_bytes}};
+  if (n.workspace_bytes != 0) {
+    j["workspace_pool"] = pool_name(m, n.workspace_pool);
+    j["workspace_offset"] = n.workspace_offset;
+  }
+  return j;
 }
 
 void print_json(const Inspection& x) {
   const tools::ModelDef& m = *x.model;
-  JsonWriter j;
-  j.begin_object();
-  j.key("name").value(m.name).key("producer").value(m.producer);
-  j.key("schema_version").value(std::to_string(m.version_major) + "." + std::to_string(m.version_minor));
-  j.key("blob_bytes").value(uint64_t{x.blob_bytes});
-
-  j.key("tensors").begin_array();
-  for (uint32_t i = 0; i < m.tensors.size(); ++i) {
-    const tools::TensorDef& t = m.tensors[i];
-    j.begin_object().key("index").value(i).key("name").value(t.name).key("dtype").value(tools::dtype_name(t.dtype));
-    j.key("shape").begin_array();
-    for (const int64_t d : t.shape) j.value(d);
-    j.end_array();
-    j.key("bytes").value(t.bytes()).key("kind").value(kind_name(t.kind));
-    j.key("input").value(contains(m.inputs, i)).key("output").value(contains(m.outputs, i));
-    switch (t.kind) {
-      case tools::TensorKind::Constant:
-        j.key("buffer").value(t.buffer);
-        j.key("constant_bytes").value(uint64_t{t.buffer < m.buffers.size() ? m.buffers[t.buffer].size() : 0});
-        break;
-      case tools::TensorKind::Activation:
-        j.key("pool").value(pool_name(m, t.pool)).key("pool_index").value(t.pool).key("offset").value(t.offset);
-        break;
-      case tools::TensorKind::Alias:
-        j.key("alias_of").value(t.alias_of).key("offset").value(t.offset);
-        break;
-    }
-    if (t.quantization) {
-      j.key("quantization").begin_object().key("scale").begin_array();
-      for (const float s : t.quantization->scale) j.value(static_cast<double>(s));
-      j.end_array().key("zero_point").begin_array();
-      for (const int64_t z : t.quantization->zero_point) j.value(z);
-      j.end_array().key("axis").value(t.quantization->axis).end_object();
-    }
-    j.end_object();
-  }
-  j.end_array();
-
-  j.key("nodes").begin_array();
-  for (uint32_t i = 0; i < m.nodes.size(); ++i) {
-    const tools::NodeDef& n = m.nodes[i];
-    j.begin_object().key("index").value(i).key("name").value(n.name).key("kernel").value(kernel_name(m, n.kernel));
-    j.key("args").begin_array();
-    for (const tools::ArgDef& a : n.args) {
-      j.begin_object().key("kind").value(arg_kind_name(a.kind));
-      if (refers_to_tensor(a.kind)) j.key("tensor").value(a.value);
-      if (a.kind == tools::ArgKind::Int) j.key("value").value(a.value);
-      if (a.kind == tools::ArgKind::Float) j.key("value").value(a.as_real());
-      j.end_object();
-    }
-    j.end_array();
-    j.key("workspace_bytes").value(n.workspace_bytes);
-    if (n.workspace_bytes != 0) j.key("workspace_pool").value(pool_name(m, n.workspace_pool)).key("workspace_offset").value(n.workspace_offset);
-    j.end_object();
-  }
-  j.end_array();
-
-  j.key("kernels").begin_array();
-  for (const std::string& k : m.kernels) j.value(k);
-  j.end_array();
-  j.key("inputs").begin_array();
-  for (const uint32_t t : m.inputs) j.value(t);
-  j.end_array();
-  j.key("outputs").begin_array();
-  for (const uint32_t t : m.outputs) j.value(t);
-  j.end_array();
-  j.key("pools").begin_array();
+  Json j = {{"name", m.name},
+            {"producer", m.producer},
+            {"schema_version", std::to_string(m.version_major) + "." + std::to_string(m.version_minor)},
+            {"blob_bytes", x.blob_bytes}};
+  Json& tensors = j["tensors"] = Json::array();
+  for (uint32_t i = 0; i < m.tensors.size(); ++i) tensors.push_back(tensor_json(m, i));
+  Json& nodes = j["nodes"] = Json::array();
+  for (uint32_t i = 0; i < m.nodes.size(); ++i) nodes.push_back(node_json(m, i));
+  j["kernels"] = m.kernels;
+  j["inputs"] = m.inputs;
+  j["outputs"] = m.outputs;
+  Json& pools = j["pools"] = Json::array();
   for (const tools::PoolDef& p : m.pools) {
-    j.begin_object().key("name").value(p.name).key("size_bytes").value(p.size).key("alignment").value(p.alignment);
-    j.key("placement").value(p.placement).end_object();
+    pools.push_back({{"name", p.name}, {"size_bytes", p.size}, {"alignment", p.alignment}, {"placement", p.placement}});
   }
-  j.end_array();
-
   const StrategyBudget& static_budget = x.budgets.front();
-  j.key("runtime_bytes");
-  static_budget.status == GRT_OK ? j.value(uint64_t{static_budget.requirements.bookkeeping_bytes}) : j.null();
-  j.key("lower_bound_bytes");
-  x.checked ? j.value(x.lower_bound) : j.null();
-  j.key("memory").begin_object();
-  for (const StrategyBudget& b : x.budgets) write_budget(j, b);
-  j.end_object();
-  j.end_object();
-  std::printf("%s\n", j.text().c_str());
+  j["runtime_bytes"] = static_budget.status == GRT_OK ? Json(static_budget.requirements.bookkeeping_bytes) : Json();
+  j["lower_bound_bytes"] = x.checked ? Json(x.lower_bound) : Json();
+  Json& memory = j["memory"] = Json::object();
+  for (const StrategyBudget& b : x.budgets) memory[b.name] = budget_json(b);
+  std::printf("%s\n", json_text(j).c_str());
 }
 
 }  // namespace

@@ -14,7 +14,7 @@
 #include "../files.h"
 #include "../format.h"
 #include "../host_executor.h"
-#include "../json_writer.h"
+#include "../json.h"
 #include "../resource_limits.h"
 #include "../model_file.h"
 #include "../progress.h"
@@ -128,21 +128,21 @@ void print_memory(Strategy strategy, const MemoryUse& use) {
 }
 
 void print_json(const std::vector<OutputReport>& outputs, Strategy strategy, double time_ns, uint64_t runs, const MemoryUse& use) {
-  JsonWriter j;
-  j.begin_object().key("outputs").begin_array();
+  Json written = Json::array();
   for (const OutputReport& o : outputs) {
-    j.begin_object().key("name").value(o.name).key("bytes").value(uint64_t{o.bytes}).key("path");
-    o.path.empty() ? j.null() : j.value(o.path);
-    j.end_object();
+    written.push_back({{"name", o.name}, {"bytes", o.bytes}, {"path", o.path.empty() ? Json() : Json(o.path)}});
   }
-  j.end_array();
-  j.key("strategy").value(strategy_name(strategy)).key("runs").value(runs);
-  j.key("time_per_run_ns").value(time_ns);
-  j.key("peak_memory_bytes").value(use.total_bytes());
-  j.key("memory").begin_object().key("bookkeeping_bytes").value(use.bookkeeping_bytes).key("pool_bytes").value(use.pool_bytes);
-  j.key("allocator_buffer_bytes").value(use.allocator_buffer_bytes).key("allocator_peak_bytes").value(use.allocator_peak_bytes);
-  j.end_object().end_object();
-  std::printf("%s\n", j.text().c_str());
+  const Json j = {{"outputs", std::move(written)},
+                  {"strategy", strategy_name(strategy)},
+                  {"runs", runs},
+                  {"time_per_run_ns", time_ns},
+                  {"peak_memory_bytes", use.total_bytes()},
+                  {"memory",
+                   {{"bookkeeping_bytes", use.bookkeeping_bytes},
+                    {"pool_bytes", use.pool_bytes},
+                    {"allocator_buffer_bytes", use.allocator_buffer_bytes},
+                    {"allocator_peak_bytes", use.allocator_peak_bytes}}}};
+  std::printf("%s\n", json_text(j).c_str());
 }
 
 // "input 0 'x'": how messages and listings name a model input or output.
