@@ -16,7 +16,10 @@
 
 enum {
   kBaud = 115200,
-  kIdleMilliseconds = 100 /* silence after which a half-received frame is dropped */
+  /* Silence after which a half-received frame is dropped. Long enough that a host (or
+   * qemu, whose virtual clock runs on while its serial backend stalls) pausing mid-frame
+   * is not mistaken for a dead one. */
+  kIdleMilliseconds = 2000
 };
 
 static uint64_t board_cycles(void* context) { return grt_cycle_counter_read((grt_cycle_counter*)context); }
