@@ -79,9 +79,22 @@ bool Client::request(uint8_t command, const std::vector<uint8_t>& payload, std::
   }
 }
 
+bool Client::resync() {
+  // Zeros hold no sync byte: they complete any frame the device's parser is waiting on (a
+  // false sync in noise, a frame a previous host left half sent), which then fails its CRC.
+  const std::vector<uint8_t> zeros(GRT_EVAL_MAX_FRAME, 0);
+  if (!send_raw(zeros)) return false;
+  grt_eval_parser_reset(&parser_);
+  return true;
+}
+
 bool Client::hello(Hello* out) {
   std::vector<uint8_t> r;
-  if (!request(GRT_EVAL_HELLO, {}, &r, timeout_)) return false;
+  // A short first try: a device in the middle of a stale frame answers only after resync().
+  const auto first_try = std::min(timeout_, std::chrono::milliseconds(2000));
+  if (!request(GRT_EVAL_HELLO, {}, &r, first_try)) {
+    if (error_code_ != 0 || !resync() || !request(GRT_EVAL_HELLO, {}, &r, timeout_)) return false;
+  }
   if (r.size() < 17 || r.size() < 17u + r[16]) return fail("HELLO: answer of " + std::to_string(r.size()) + " bytes is too short");
   out->protocol_version = grt_eval_get_u16(r.data());
   out->max_payload = grt_eval_get_u16(r.data() + 2);

@@ -48,7 +48,11 @@ class Client {
   // The error code of the last error frame (0 when the failure was not one).
   uint16_t error_code() const { return error_code_; }
 
+  // Greets the device; if it stays silent, resyncs once and asks again.
   bool hello(Hello* out);
+  // Sends a frame's worth of zeros so that the device's parser drops whatever it was in
+  // the middle of (its error frames for that are skipped).
+  bool resync();
   bool kernels(std::vector<std::string>* names);
   // Sends the blob in chunks; progress (may be empty) gets the bytes sent so far.
   bool load(const uint8_t* blob, size_t size, Loaded* out, const std::function<void(size_t)>& progress = {});

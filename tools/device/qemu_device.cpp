@@ -116,14 +116,16 @@ bool QemuDevice::start(const QemuOptions& options, std::string* error) {
   return false;
 }
 
-bool QemuDevice::exited(std::string* how) {
+bool QemuDevice::exited(std::string* how, std::chrono::milliseconds grace) {
   if (pid_ < 0) {
     *how = "is not running";
     return true;
   }
-  if (!reaped_) {
-    const pid_t r = ::waitpid(pid_, &status_, WNOHANG);
-    if (r == pid_) reaped_ = true;
+  const auto deadline = std::chrono::steady_clock::now() + grace;
+  while (!reaped_) {
+    if (::waitpid(pid_, &status_, WNOHANG) == pid_) reaped_ = true;
+    if (reaped_ || std::chrono::steady_clock::now() >= deadline) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   if (reaped_) *how = describe_status(status_);
   return reaped_;

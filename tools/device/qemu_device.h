@@ -31,8 +31,9 @@ class QemuDevice {
   bool start(const QemuOptions& options, std::string* error);
   Link* link() { return link_.get(); }
   pid_t pid() const { return pid_; }
-  // Whether qemu is gone, and if so, how it ended ("exited with status 1", "killed by signal 9").
-  bool exited(std::string* how);
+  // Whether qemu is gone (waiting up to `grace` for it to end), and if so, how it ended
+  // ("exited with status 1", "killed by signal 9").
+  bool exited(std::string* how, std::chrono::milliseconds grace = std::chrono::milliseconds(0));
   // Ends qemu (SIGTERM, then SIGKILL after a second) and removes the socket's folder.
   void stop();
   // The last lines qemu wrote on stderr (its log file), for error messages.

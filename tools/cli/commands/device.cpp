@@ -86,7 +86,7 @@ struct Session {
   std::string error() const {
     std::string message = client->error();
     std::string how;
-    if (qemu != nullptr && qemu->exited(&how)) message += " (qemu " + how + ")";
+    if (qemu != nullptr && qemu->exited(&how, std::chrono::milliseconds(500))) message += " (qemu " + how + ")";
     return message;
   }
 };
