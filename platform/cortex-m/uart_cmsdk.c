@@ -4,11 +4,14 @@
 #define UART_DATA 0x00u
 #define UART_STATE 0x04u
 #define UART_CTRL 0x08u
+#define UART_INTCLEAR 0x0Cu
 #define UART_BAUDDIV 0x10u
 #define STATE_TX_FULL 0x1u
 #define STATE_RX_FULL 0x2u
 #define CTRL_TX_ENABLE 0x1u
 #define CTRL_RX_ENABLE 0x2u
+#define CTRL_RX_INTERRUPT 0x8u
+#define INT_RX 0x2u
 
 void grt_cmsdk_uart_init(uintptr_t base, uint32_t clock_hz, uint32_t baud) {
   uint32_t divider = baud != 0 ? clock_hz / baud : 16u;
@@ -30,3 +33,10 @@ int grt_cmsdk_uart_read(uintptr_t base) {
   if ((UART_REG(base, UART_STATE) & STATE_RX_FULL) == 0) return -1;
   return (int)(UART_REG(base, UART_DATA) & 0xFFu);
 }
+
+void grt_cmsdk_uart_rx_interrupt(uintptr_t base, int enable) {
+  const uint32_t ctrl = UART_REG(base, UART_CTRL);
+  UART_REG(base, UART_CTRL) = enable ? (ctrl | CTRL_RX_INTERRUPT) : (ctrl & ~CTRL_RX_INTERRUPT);
+}
+
+void grt_cmsdk_uart_rx_interrupt_clear(uintptr_t base) { UART_REG(base, UART_INTCLEAR) = INT_RX; }

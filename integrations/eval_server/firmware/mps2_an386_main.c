@@ -14,6 +14,14 @@
 #define GRT_EVAL_RAM_AREA_BYTES (3u * 1024u * 1024u)
 #endif
 
+/* Sleeping between bytes: SCR.SEVONPEND makes any interrupt that becomes pending (UART0's
+ * RX line, IRQ 0 on mps2-an386, left disabled in the NVIC) an event that ends WFE. A
+ * sleeping core leaves qemu's host CPU to the thread that moves the serial bytes. */
+#define SCB_SCR (*(volatile uint32_t*)0xE000ED10u)
+#define SCR_SEVONPEND (1u << 4)
+#define NVIC_ICPR0 (*(volatile uint32_t*)0xE000E280u)
+#define UART0_RX_IRQ_BIT (1u << 0)
+
 enum {
   kBaud = 115200,
   /* Silence after which a half-received frame is dropped. Long enough that a host (or
@@ -62,10 +70,15 @@ int main(void) {
       .kernels = grt_builtin_kernels(),
   };
   grt_eval_server_init(&g_server, &board);
+  grt_cmsdk_uart_rx_interrupt(GRT_CMSDK_UART0_BASE, 1);
+  SCB_SCR |= SCR_SEVONPEND;
 
   const uint64_t idle_ticks = (uint64_t)clock_hz / 1000u * kIdleMilliseconds;
   uint64_t last_byte = grt_platform_ticks();
   for (;;) {
+    /* Cleared before looking, so a byte that lands after the look still wakes the WFE. */
+    grt_cmsdk_uart_rx_interrupt_clear(GRT_CMSDK_UART0_BASE);
+    NVIC_ICPR0 = UART0_RX_IRQ_BIT;
     const int byte = grt_cmsdk_uart_read(GRT_CMSDK_UART0_BASE);
     if (byte >= 0) {
       const uint8_t b = (uint8_t)byte;
@@ -73,6 +86,8 @@ int main(void) {
       last_byte = grt_platform_ticks();
     } else if (grt_eval_parser_pending(&g_server.parser) != 0 && grt_platform_ticks() - last_byte > idle_ticks) {
       grt_eval_server_link_idle(&g_server);
+    } else {
+      __asm__ volatile("wfe"); /* until a byte, or SysTick's next wrap (for the idle check) */
     }
   }
 }
