@@ -9,7 +9,9 @@
 
 #include "client.h"
 #include "crc32.h"
+#include "graphrt/integrity.h"
 #include "graphrt/kernels.h"
+#include "graphrt/tools/signing.h"
 #include "loopback_link.h"
 #include "test_models.h"
 
@@ -276,6 +278,45 @@ TEST_F(Fixture, ABlobCorruptedInTransitIsCaughtByItsCrc) {
   ASSERT_TRUE(client.request(GRT_EVAL_LOAD_CHUNK, chunk, &r, kShort));
   const uint32_t crc = grt_eval_crc32(0, blob.data(), blob.size());
   expect_refused(GRT_EVAL_LOAD_END, u32(crc ^ 1u), GRT_EVAL_ERR_CRC, {"blob's CRC-32 is", "LOAD_END says"});
+}
+
+// Loads an envelope and runs it: the model inside answers as the bare blob would.
+bool load_and_copy(device::Client& client, const std::vector<uint8_t>& envelope) {
+  device::Loaded loaded;
+  if (!client.load(envelope.data(), envelope.size(), &loaded)) return false;
+  const std::vector<uint8_t> input(16, 5);
+  device::RunCycles cycles;
+  std::vector<uint8_t> output;
+  return client.set_input(0, input.data(), input.size()) && client.run(1, false, &cycles, kShort) &&
+         client.read_output(0, &output) && output == input;
+}
+
+TEST_F(Fixture, EnvelopesAreCheckedAndOpened) {
+  const std::vector<uint8_t> model = tools::serialize(copy_chain(2, 16));
+  std::vector<uint8_t> unsigned_envelope;
+  std::string error;
+  ASSERT_TRUE(signing::make_envelope(model, {}, &unsigned_envelope, &error)) << error;
+  EXPECT_TRUE(load_and_copy(client, unsigned_envelope)) << client.error();
+
+  std::vector<uint8_t> corrupted = unsigned_envelope;
+  corrupted.back() ^= 1;
+  device::Loaded loaded;
+  EXPECT_FALSE(client.load(corrupted.data(), corrupted.size(), &loaded));
+  EXPECT_EQ(client.error_code(), GRT_EVAL_ERR_LOAD);
+  EXPECT_NE(client.error().find("GRT_ERR_DIGEST_MISMATCH"), std::string::npos) << client.error();
+
+  signing::KeyPair keys;
+  ASSERT_TRUE(signing::generate_key_pair(&keys, &error)) << error;
+  std::vector<uint8_t> signed_envelope, der;
+  ASSERT_TRUE(signing::sign_model(model, keys.private_key_pem, "bench-1", 3, &signed_envelope, &error)) << error;
+  EXPECT_FALSE(client.load(signed_envelope.data(), signed_envelope.size(), &loaded));
+  EXPECT_NE(client.error().find("GRT_ERR_UNKNOWN_KEY"), std::string::npos) << client.error();
+  ASSERT_TRUE(signing::public_key_der(keys.public_key_pem, &der, &error)) << error;
+  const grt_trusted_key key = {"bench-1", der.data(), der.size()};
+  const grt_trust_config trust = {&key, 1, 1, 0};
+  link.set_trust(&trust);
+  EXPECT_TRUE(load_and_copy(client, signed_envelope)) << client.error();
+  link.set_trust(nullptr);
 }
 
 TEST_F(Fixture, IndicesAndOffsetsOutOfRangeAreRefused) {

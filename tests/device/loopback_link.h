@@ -25,6 +25,8 @@ class LoopbackServer : public device::Link {
   long receive(uint8_t* bytes, size_t capacity, std::chrono::milliseconds timeout, std::string* error) override;
 
   grt_eval_server& server() { return server_; }
+  // The trust configuration envelopes are opened with (must outlive the server).
+  void set_trust(const grt_trust_config* trust) { board_.trust = trust; }
   // Every frame the server sent so far, raw.
   const std::vector<uint8_t>& sent_by_server() const { return all_written_; }
   uint64_t cycle_reads() const { return cycles_; }
