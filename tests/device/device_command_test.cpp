@@ -158,5 +158,15 @@ TEST_F(DeviceCommand, BadCommandLinesAreUsageErrors) {
   EXPECT_EQ(graphrt({"device", "info", "--port", "/dev/null", "--baud", "12345"}).exit_code, 1);
 }
 
+TEST_F(DeviceCommand, InputsAreCheckedBeforeTheDeviceIsContacted) {
+  const tools::AlignedBytes blob = to_blob(copy_chain(1, 40));
+  const std::string model = write("m.grt", std::vector<uint8_t>(blob.data(), blob.data() + blob.size()));
+  const std::string in = write("short.bin", std::vector<uint8_t>(39, 1));
+  // The port does not exist: the input's size is what must be reported.
+  const Result r = graphrt({"device", "run", model, "--port", (dir / "ttyNONE").string(), "--input", in});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "graphrt device run: " + in + ": input 0 'x' needs 40 bytes, the file has 39\n");
+}
+
 }  // namespace
 }  // namespace grt::test

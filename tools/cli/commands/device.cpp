@@ -142,24 +142,20 @@ std::string cycles_text(const Session& s, double cycles) {
   return text;
 }
 
-// Reads the model file and sends it to the device.
-bool load_model(const CommandSpec& spec, Session* s, const std::string& path, ModelFile* file, device::Loaded* loaded,
+// Sends the model file's blob to the device.
+bool load_model(const CommandSpec& spec, Session* s, const std::string& path, const ModelFile& file, device::Loaded* loaded,
                 int* exit_code) {
-  std::string error;
-  if (!load_model_file(path, ModelCheck::kRuntime, file, &error)) {
-    *exit_code = fail(spec.name, error);
-    return false;
-  }
-  if (!s->client->load(file->blob.data(), file->blob.size(), loaded)) {
+  if (!s->client->load(file.blob.data(), file.blob.size(), loaded)) {
     *exit_code = fail(spec.name, path + ": " + s->error());
     return false;
   }
   return true;
 }
 
-// Each input from its file (or zeros), checked against the model's sizes, sent.
-bool send_inputs(const CommandSpec& spec, Session* s, const ModelFile& file, const std::vector<std::string>& paths,
-                 bool zeros_allowed, int* exit_code) {
+// Each input from its file (or zeros), checked against the model's sizes before anything
+// is sent: a wrong file is found in a moment, not after the blob's transfer.
+bool read_inputs(const CommandSpec& spec, const ModelFile& file, const std::vector<std::string>& paths, bool zeros_allowed,
+                 std::vector<tools::AlignedBytes>* inputs, int* exit_code) {
   const auto& model = file.model;
   if (paths.size() != model.inputs.size() && !(zeros_allowed && paths.empty())) {
     *exit_code = fail(spec.name, "the model has " + std::to_string(model.inputs.size()) + " input(s), " +
@@ -181,10 +177,7 @@ bool send_inputs(const CommandSpec& spec, Session* s, const ModelFile& file, con
         return false;
       }
     }
-    if (!s->client->set_input(i, bytes.data(), bytes.size())) {
-      *exit_code = fail(spec.name, s->error());
-      return false;
-    }
+    inputs->push_back(std::move(bytes));
   }
   return true;
 }
@@ -252,15 +245,19 @@ int device_info(const std::vector<std::string>& args) {
   const auto parsed = parse_or_exit(kInfoSpec, args, &exit_code);
   if (!parsed) return exit_code;
   if (parsed->positionals().size() > 1) return usage_error(kInfoSpec.name, "one model at most");
+  ModelFile file;
+  std::string error;
+  if (!parsed->positionals().empty() && !load_model_file(parsed->positionals()[0], ModelCheck::kRuntime, &file, &error)) {
+    return fail(kInfoSpec.name, error);
+  }
   Session s;
   if (!open_session(kInfoSpec, *parsed, &s, &exit_code)) return exit_code;
   std::vector<std::string> kernels;
   if (!s.client->kernels(&kernels)) return fail(kInfoSpec.name, s.error());
   std::optional<grt_eval_report> report;
   if (!parsed->positionals().empty()) {
-    ModelFile file;
     device::Loaded loaded;
-    if (!load_model(kInfoSpec, &s, parsed->positionals()[0], &file, &loaded, &exit_code)) return exit_code;
+    if (!load_model(kInfoSpec, &s, parsed->positionals()[0], file, &loaded, &exit_code)) return exit_code;
     report.emplace();
     if (!s.client->report(&*report)) return fail(kInfoSpec.name, s.error());
   }
@@ -293,12 +290,18 @@ int device_run_or_bench(const CommandSpec& spec, bool bench, const std::vector<s
   if (!numeric_option(spec, *parsed, "repeat", 1, 1000000, &repeat)) return kExitUsage;
   const bool profile = parsed->has("profile");
   const std::string& path = parsed->positionals()[0];
+  ModelFile file;
+  std::string error;
+  if (!load_model_file(path, ModelCheck::kRuntime, &file, &error)) return fail(spec.name, error);
+  std::vector<tools::AlignedBytes> inputs;
+  if (!read_inputs(spec, file, parsed->values("input"), bench, &inputs, &exit_code)) return exit_code;
   Session s;
   if (!open_session(spec, *parsed, &s, &exit_code)) return exit_code;
-  ModelFile file;
   device::Loaded loaded;
-  if (!load_model(spec, &s, path, &file, &loaded, &exit_code)) return exit_code;
-  if (!send_inputs(spec, &s, file, parsed->values("input"), bench, &exit_code)) return exit_code;
+  if (!load_model(spec, &s, path, file, &loaded, &exit_code)) return exit_code;
+  for (uint32_t i = 0; i < inputs.size(); ++i) {
+    if (!s.client->set_input(i, inputs[i].data(), inputs[i].size())) return fail(spec.name, s.error());
+  }
   std::vector<double> cycles;
   if (!run_inferences(spec, &s, repeat, profile, &cycles, &exit_code)) return exit_code;
   grt_eval_report report{};
@@ -308,7 +311,6 @@ int device_run_or_bench(const CommandSpec& spec, bool bench, const std::vector<s
 
   // Outputs' dtypes and shapes, as the host's runtime lays them out.
   HostExecutor host;
-  std::string error;
   if (!bench && !host.init(file.blob, HostExecutor::Options{}, &error)) return fail(spec.name, path + ": " + error);
   std::vector<std::vector<uint8_t>> outputs(bench ? 0 : loaded.outputs);
   for (uint32_t o = 0; o < outputs.size(); ++o) {
