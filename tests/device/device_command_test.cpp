@@ -130,6 +130,9 @@ TEST_F(DeviceCommand, RunsAModelOverASerialPortAndWritesItsOutputs) {
   const Result info = graphrt({"device", "info", "--port", device.path(), "--timeout", "5"});
   ASSERT_EQ(info.exit_code, 0) << info.err;
   EXPECT_NE(info.out.find("conv2d_s8"), std::string::npos) << info.out;
+  const Result memory = graphrt({"device", "info", model, "--port", device.path(), "--json", "--timeout", "5"});
+  ASSERT_EQ(memory.exit_code, 0) << memory.err;
+  EXPECT_NE(memory.out.find("\"blob_bytes\":" + std::to_string(blob.size())), std::string::npos) << memory.out;
 }
 
 TEST_F(DeviceCommand, ASilentDeviceIsOneLineAndExitCodeOne) {

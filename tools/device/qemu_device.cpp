@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -74,12 +75,16 @@ bool QemuDevice::start(const QemuOptions& options, std::string* error) {
                                    "-icount", "shift=0", "-semihosting-config", "enable=on,target=native",
                                    "-chardev", "socket,id=uart0,path=" + socket_path + ",server=on,wait=on",
                                    "-serial", "chardev:uart0", "-kernel", options.firmware};
+  const pid_t parent = ::getpid();
   const pid_t child = ::fork();
   if (child < 0) {
     *error = std::string("cannot start qemu: ") + std::strerror(errno);
     return false;
   }
   if (child == 0) {
+    // qemu must not outlive graphrt, however graphrt ends (a CI timeout's SIGKILL included).
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);
     const int log = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     const int null_in = ::open("/dev/null", O_RDONLY);
     if (log >= 0) {

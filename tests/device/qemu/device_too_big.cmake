@@ -1,7 +1,7 @@
 # A blob bigger than the server's RAM area is refused, with both sizes in the message.
 # -DGRAPHRT= -DFIRMWARE= -DBLOB= -DRAM_AREA=
 file(SIZE "${BLOB}" blob_size)
-execute_process(COMMAND "${GRAPHRT}" device run "${BLOB}" --qemu mps2-an386 --firmware "${FIRMWARE}" --timeout 30
+execute_process(COMMAND "${GRAPHRT}" device info "${BLOB}" --qemu mps2-an386 --firmware "${FIRMWARE}" --timeout 30
                 RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE error TIMEOUT 120)
 message("${error}")
 set(expected "blob of ${blob_size} bytes does not fit the RAM area of ${RAM_AREA} bytes")

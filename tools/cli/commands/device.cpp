@@ -39,7 +39,7 @@ std::vector<OptionSpec> with_link_options(std::vector<OptionSpec> options) {
 }
 
 const CommandSpec kInfoSpec{
-    "device info", "(--port DEVICE [--baud N] | --qemu MACHINE [--firmware IMAGE]) [M.grt] [--json]",
+    "device info", "[M.grt] (--port DEVICE [--baud N] | --qemu MACHINE [--firmware IMAGE]) [--json]",
     "Shows what an evaluation server says about itself, and loads a model if given.",
     "Prints the protocol version, target, core clock, RAM area and the server's kernels. With\n"
     "a model, loads it and prints the memory it takes on the device.",
@@ -240,24 +240,27 @@ void print_profile(const Session& s, const ModelFile& file, const std::vector<ui
   (void)s;
 }
 
-int device_info(const std::vector<std::string>& args) {
+int device_info(std::vector<std::string> args) {
   int exit_code = kExitOk;
+  // The model is an optional positional, which the parser does not know: it goes first.
+  std::optional<std::string> model_path;
+  if (!args.empty() && !args[0].empty() && args[0][0] != '-') {
+    model_path = args[0];
+    args.erase(args.begin());
+  }
   const auto parsed = parse_or_exit(kInfoSpec, args, &exit_code);
   if (!parsed) return exit_code;
-  if (parsed->positionals().size() > 1) return usage_error(kInfoSpec.name, "one model at most");
   ModelFile file;
   std::string error;
-  if (!parsed->positionals().empty() && !load_model_file(parsed->positionals()[0], ModelCheck::kRuntime, &file, &error)) {
-    return fail(kInfoSpec.name, error);
-  }
+  if (model_path && !load_model_file(*model_path, ModelCheck::kRuntime, &file, &error)) return fail(kInfoSpec.name, error);
   Session s;
   if (!open_session(kInfoSpec, *parsed, &s, &exit_code)) return exit_code;
   std::vector<std::string> kernels;
   if (!s.client->kernels(&kernels)) return fail(kInfoSpec.name, s.error());
   std::optional<grt_eval_report> report;
-  if (!parsed->positionals().empty()) {
+  if (model_path) {
     device::Loaded loaded;
-    if (!load_model(kInfoSpec, &s, parsed->positionals()[0], file, &loaded, &exit_code)) return exit_code;
+    if (!load_model(kInfoSpec, &s, *model_path, file, &loaded, &exit_code)) return exit_code;
     report.emplace();
     if (!s.client->report(&*report)) return fail(kInfoSpec.name, s.error());
   }
