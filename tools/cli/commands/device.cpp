@@ -221,7 +221,7 @@ void print_memory(const grt_eval_report& r) {
   }
 }
 
-void print_profile(const Session& s, const ModelFile& file, const std::vector<uint64_t>& nodes, uint64_t runs, uint64_t whole) {
+void print_profile(const ModelFile& file, const std::vector<uint64_t>& nodes, uint64_t runs, uint64_t whole) {
   uint64_t total = 0;
   for (const uint64_t n : nodes) total += n;
   const auto share = [&](uint64_t c) { return total == 0 ? 0.0 : 100.0 * static_cast<double>(c) / static_cast<double>(total); };
@@ -235,9 +235,7 @@ void print_profile(const Session& s, const ModelFile& file, const std::vector<ui
     table.add_row({std::to_string(n), node.name, file.model.kernels[node.kernel], cycles, percent});
   }
   std::fputs(table.text().c_str(), stdout);
-  std::printf("nodes add up to %s of the whole runs\n",
-              whole == 0 ? "-" : (std::to_string(static_cast<int>(1000.0 * static_cast<double>(total) / static_cast<double>(whole)) / 10.0).substr(0, 5) + "%").c_str());
-  (void)s;
+  if (whole != 0) std::printf("the nodes add up to %.2f%% of the runs\n", 100.0 * static_cast<double>(total) / static_cast<double>(whole));
 }
 
 int device_info(std::vector<std::string> args) {
@@ -382,7 +380,7 @@ int device_run_or_bench(const CommandSpec& spec, bool bench, const std::vector<s
     std::printf("per inference: %s (median of %llu)\n", cycles_text(s, med).c_str(), static_cast<unsigned long long>(repeat));
   }
   print_memory(report);
-  if (profile) print_profile(s, file, nodes, report.profiled_runs, report.profiled_cycles);
+  if (profile) print_profile(file, nodes, report.profiled_runs, report.profiled_cycles);
   return kExitOk;
 }
 
