@@ -30,6 +30,7 @@ constexpr Command kCommands[] = {
     {"keygen", "make an ECDSA P-256 key pair for signing models", run_keygen_command},
     {"sign", "wrap a blob in a signed envelope (digest, signature, key id, version)", run_sign_command},
     {"verify", "check a signed envelope as the device will, and the model inside", run_verify_command},
+    {"device", "run a blob on a board or under qemu over a serial link (info, run, bench)", run_device_command},
 };
 
 const Command* find_command(std::string_view name) {

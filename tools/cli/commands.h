@@ -17,5 +17,6 @@ int run_bench_command(const std::vector<std::string>& args);
 int run_keygen_command(const std::vector<std::string>& args);
 int run_sign_command(const std::vector<std::string>& args);
 int run_verify_command(const std::vector<std::string>& args);
+int run_device_command(const std::vector<std::string>& args);
 
 #endif  // GRAPHRT_TOOLS_CLI_COMMANDS_H_

@@ -1,0 +1,25 @@
+# The per-node cycles of `graphrt device run --profile` add up to the whole runs within 2 %.
+# -DGRAPHRT= -DFIRMWARE= -DBLOB= -DINPUT=
+execute_process(COMMAND "${GRAPHRT}" device run "${BLOB}" --qemu mps2-an386 --firmware "${FIRMWARE}" --input "${INPUT}"
+                        --repeat 3 --profile --json --timeout 60
+                RESULT_VARIABLE result OUTPUT_VARIABLE json ERROR_VARIABLE error TIMEOUT 280)
+if(NOT result EQUAL 0)
+  message(FATAL_ERROR "graphrt device run failed (${result}): ${error}")
+endif()
+string(JSON whole GET "${json}" profiled_cycles)
+string(JSON nodes LENGTH "${json}" nodes)
+set(sum 0)
+math(EXPR last "${nodes} - 1")
+foreach(n RANGE ${last})
+  string(JSON cycles GET "${json}" nodes ${n} cycles)
+  math(EXPR sum "${sum} + ${cycles}")
+endforeach()
+math(EXPR gap "${whole} - ${sum}")
+if(gap LESS 0)
+  math(EXPR gap "0 - ${gap}")
+endif()
+math(EXPR limit "${whole} / 50")
+message("${nodes} nodes: ${sum} cycles of the runs' ${whole} (gap ${gap}, limit ${limit})")
+if(whole EQUAL 0 OR gap GREATER limit)
+  message(FATAL_ERROR "per-node cycles do not add up to the whole runs within 2 %")
+endif()
