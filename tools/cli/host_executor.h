@@ -58,6 +58,8 @@ class HostExecutor {
     // LEAN marshals each node's arguments before it runs (small bookkeeping); PREPARED
     // builds them all at init (fastest dispatch).
     grt_arguments arguments = GRT_ARGUMENTS_LEAN;
+    // Kernels found before the built-in ones (e.g. TVM-generated operators).
+    std::vector<grt_kernel_entry> kernels;
   };
 
   // Sizes and binds every buffer; false with the runtime's message in *error.
@@ -67,7 +69,7 @@ class HostExecutor {
   MemoryUse memory_use() const;
 
  private:
-  grt_kernel_entry registry_storage_[4]{};
+  std::vector<grt_kernel_entry> registry_storage_;
   grt_registry registry_{};
   grt_requirements requirements_{};
   // Each strategy's memory; pools and buffers are sized from the blob's requirements.

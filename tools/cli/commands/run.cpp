@@ -21,6 +21,7 @@
 #include "../table.h"
 #include "graphrt/page_allocator.h"
 #include "graphrt/platform.h"
+#include "graphrt/tools/tvm/kernel_library.h"
 
 namespace grt::cli {
 namespace {
@@ -48,6 +49,7 @@ const CommandSpec kSpec{
         {"repeat", 0, "N", false, "run N times and report the median time (default 1)"},
         {"profile", 0, "", false, "print time per node and per kernel"},
         {"json", 0, "", false, "print outputs' paths, time per run and memory as JSON"},
+        {"kernels", 0, "LIB.so", false, "TVM-generated operators the model calls, from a host shared library"},
     },
 };
 
@@ -191,6 +193,11 @@ int run_run_command(const std::vector<std::string>& args) {
   options.arguments = *arguments;
   options.page_size = static_cast<size_t>(page_size);
   options.hooks = parsed->has("profile") ? &hooks : nullptr;
+  grt::tools::tvm::KernelLibrary library;
+  if (const auto library_path = parsed->value("kernels")) {
+    if (!library.open(*library_path, &error)) return fail(kSpec.name, error);
+    options.kernels = grt::tools::tvm::kernel_entries(model, library.lookup());
+  }
   HostExecutor host;
   if (!host.init(file.blob, options, &error)) return fail(kSpec.name, path + ": " + error);
   grt_executor* executor = host.get();

@@ -1,0 +1,100 @@
+#include "workspace.h"
+
+#include "graphrt/tools/aligned_bytes.h"
+#include "graphrt/tools/memory_plan.h"
+#include "graphrt/tools/planner.h"
+
+namespace grt::tools::tvm {
+namespace {
+
+// Runs a probe blob's nodes 0..last under the static strategy with the caller's kernels.
+class Probe {
+ public:
+  explicit Probe(const std::vector<grt_kernel_entry>& kernels) : kernels_(kernels), storage_entries_(kernels.size()) {}
+
+  // True when nodes 0..last all succeed; otherwise false with the runtime's message.
+  bool run(const ModelDef& model, uint32_t last, std::string* message) {
+    const AlignedBytes blob(serialize(model));
+    grt_registry registry;
+    grt_registry_init(&registry, storage_entries_.data(), storage_entries_.size(), nullptr);
+    for (const grt_kernel_entry& k : kernels_) grt_registry_add_entry(&registry, &k);
+    grt_options options{};
+    options.registry = &registry;
+    options.memory.strategy = GRT_STRATEGY_STATIC;
+    grt_requirements needs{};
+    grt_error status{};
+    if (grt_model_requirements_for(blob.data(), blob.size(), &options, &needs, &status) != GRT_OK) {
+      *message = status.message;
+      return false;
+    }
+    if (storage_.size() < needs.bookkeeping_bytes) storage_.resize(needs.bookkeeping_bytes);
+    pools_.resize(needs.pool_count);
+    std::vector<void*> buffers;
+    for (uint32_t p = 0; p < needs.pool_count; ++p) {
+      if (pools_[p].size() < needs.pool_bytes[p]) pools_[p].resize(needs.pool_bytes[p]);
+      buffers.push_back(pools_[p].data());
+    }
+    options.memory.pool_buffers = buffers.data();
+    options.memory.pool_sizes = needs.pool_bytes;
+    options.memory.pool_count = needs.pool_count;
+    grt_hooks hooks{};
+    hooks.before_node = [](void* user, uint32_t node) { return node > *static_cast<uint32_t*>(user) ? 1 : 0; };
+    hooks.user = &last;
+    options.hooks = &hooks;
+    grt_executor* executor = nullptr;
+    if (grt_init(&executor, storage_.data(), storage_.size(), blob.data(), blob.size(), &options, &status) != GRT_OK) {
+      *message = status.message;
+      return false;
+    }
+    const grt_status ran = grt_run(executor);
+    if (ran != GRT_OK && ran != GRT_ERR_CANCELLED) *message = grt_last_error(executor)->message;
+    grt_release(executor);
+    return ran == GRT_OK || ran == GRT_ERR_CANCELLED;
+  }
+
+ private:
+  std::vector<grt_kernel_entry> kernels_;
+  std::vector<grt_kernel_entry> storage_entries_;  // the registry's
+  AlignedBytes storage_;
+  std::vector<AlignedBytes> pools_;
+};
+
+}  // namespace
+
+bool measure_workspaces(ModelDef* model, const std::vector<grt_kernel_entry>& kernels, std::string* error) {
+  // Every node gets the most it may take, planned once; the search then only lowers one
+  // node's bytes at a time, which keeps the plan valid.
+  ModelDef probe = *model;
+  for (NodeDef& n : probe.nodes) n.workspace_bytes = kMaxMeasuredWorkspace;
+  PlanOptions plan;
+  plan.algorithm = PlanAlgorithm::kGreedyBySize;
+  if (!plan_model(&probe, plan, nullptr, error)) {
+    *error = "measuring workspaces: planning failed: " + *error;
+    return false;
+  }
+  Probe runner(kernels);
+  const auto last = static_cast<uint32_t>(probe.nodes.size() - 1);
+  std::string message;
+  if (!probe.nodes.empty() && !runner.run(probe, last, &message)) {
+    *error = "measuring workspaces (each node may take up to " + std::to_string(kMaxMeasuredWorkspace) + " bytes): " + message;
+    return false;
+  }
+  for (uint32_t n = 0; n < probe.nodes.size(); ++n) {
+    // Smallest k in [0, max/16] with 16k bytes enough; max is known to be enough.
+    uint64_t low = 0, high = kMaxMeasuredWorkspace / 16;
+    while (low < high) {
+      const uint64_t mid = low + (high - low) / 2;
+      probe.nodes[n].workspace_bytes = mid * 16;
+      if (runner.run(probe, n, &message)) {
+        high = mid;
+      } else {
+        low = mid + 1;
+      }
+    }
+    probe.nodes[n].workspace_bytes = low * 16;
+    model->nodes[n].workspace_bytes = low * 16;
+  }
+  return true;
+}
+
+}  // namespace grt::tools::tvm
