@@ -4,14 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
-#include <fstream>
-#include <nlohmann/json.hpp>
 
 #include "blob_runner.h"
+#include "kenning_support.h"
 #include "graphrt/tools/aligned_bytes.h"
-#include "graphrt/tools/memory_plan.h"
 #include "graphrt/tools/tvm/kernel_library.h"
 #include "graphrt/tools/tvm/tvm_import.h"
 #include "zoo.h"
@@ -21,30 +18,6 @@ namespace {
 
 namespace tt = grt::tools::tvm;
 
-std::vector<uint8_t> file_bytes(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-struct Imported {
-  tools::ModelDef model;
-  tt::ImportReport report;
-  tools::AlignedBytes blob;
-};
-
-Imported import_planned(const std::vector<uint8_t>& graph, const std::vector<uint8_t>& params, const tt::KernelLibrary& library) {
-  Imported r;
-  tt::Artifacts artifacts;
-  std::string error;
-  EXPECT_TRUE(tt::read_artifacts(graph.data(), graph.size(), params, &artifacts, &error)) << error;
-  tt::ImportOptions options;
-  options.kernels = library.lookup();
-  EXPECT_TRUE(tt::import_graph(artifacts, options, &r.model, &r.report, &error)) << error;
-  EXPECT_TRUE(tools::plan_model(&r.model, tools::PlanOptions{}, nullptr, &error)) << error;
-  r.blob = tools::AlignedBytes(tools::serialize(r.model));
-  return r;
-}
-
 template <typename T>
 size_t argmax(const std::vector<uint8_t>& bytes) {
   std::vector<T> v(bytes.size() / sizeof(T));
@@ -52,7 +25,7 @@ size_t argmax(const std::vector<uint8_t>& bytes) {
   return static_cast<size_t>(std::max_element(v.begin(), v.end()) - v.begin());
 }
 
-void report_memory(const char* model, const Imported& m, const BlobRun& run) {
+void report_memory(const char* model, const ImportedModel& m, const BlobRun& run) {
   uint64_t workspace = 0;
   for (const auto& n : m.model.nodes) workspace = std::max(workspace, n.workspace_bytes);
   std::printf("%s: graphrt pool %llu B (largest workspace %llu B inside) + bookkeeping %llu B; TVM storage ids: %llu B activations + %llu B params\n",
@@ -71,8 +44,7 @@ class Kenning : public ::testing::Test {
     const auto zoo = model_zoo();
     if (!zoo) GTEST_SKIP() << "model zoo not found: set GRT_MODEL_ZOO (the magic-wand artifacts are in its tvm/kenning_magic_wand)";
     dir_ = *zoo / "tvm" / "kenning_magic_wand";
-    const nlohmann::json expected = nlohmann::json::parse(file_bytes(dir_ / "expected.json"));
-    for (const auto& s : expected["samples"]) samples_.emplace_back(s["file"].get<std::string>(), s["expected_class"].get<size_t>());
+    samples_ = wand_samples(dir_);
     ASSERT_EQ(samples_.size(), 10u);
 #endif
   }
@@ -85,7 +57,8 @@ TEST_F(Kenning, FloatMagicWandGivesTheExpectedClassOnAllTenSamples) {
   tt::KernelLibrary library;
   std::string error;
   ASSERT_TRUE(library.open(GRT_KENNING_FLOAT_OPS, &error)) << error;
-  const Imported m = import_planned(file_bytes(dir_ / "magic_wand.graph_data"), {}, library);
+  const ImportedModel m = import_planned(file_bytes(dir_ / "magic_wand.graph_data"), {}, library);
+  ASSERT_EQ(m.error, "");
   for (const auto& [file, want] : samples_) {
     const BlobRun run = run_blob(m.blob.data(), m.blob.size(), tt::kernel_entries(m.model, library.lookup()), nullptr, {file_bytes(dir_ / file)});
     ASSERT_EQ(run.status, GRT_OK) << run.message;
@@ -98,17 +71,11 @@ TEST_F(Kenning, Int8MagicWandGivesTheExpectedClassOnAllTenSamples) {
   tt::KernelLibrary library;
   std::string error;
   ASSERT_TRUE(library.open(GRT_KENNING_INT8_OPS, &error)) << error;
-  const Imported m =
+  const ImportedModel m =
       import_planned(file_bytes(dir_ / "magic_wand_int8_graph.json"), file_bytes(dir_ / "magic_wand_int8_params.bin"), library);
+  ASSERT_EQ(m.error, "");
   for (const auto& [file, want] : samples_) {
-    // magic_wand_int8.json: scale 16, zero point -1.
-    const std::vector<uint8_t> raw = file_bytes(dir_ / file);
-    std::vector<uint8_t> q(raw.size() / 4);
-    for (size_t i = 0; i < q.size(); ++i) {
-      float x = 0;
-      std::memcpy(&x, raw.data() + 4 * i, 4);
-      q[i] = static_cast<uint8_t>(static_cast<int8_t>(std::clamp(std::lround(x / 16.0f) - 1, -128l, 127l)));
-    }
+    const std::vector<uint8_t> q = quantize_wand_sample(file_bytes(dir_ / file));
     const BlobRun run = run_blob(m.blob.data(), m.blob.size(), tt::kernel_entries(m.model, library.lookup()), nullptr, {q});
     ASSERT_EQ(run.status, GRT_OK) << run.message;
     EXPECT_EQ(argmax<int8_t>(run.outputs[0]), want) << file;

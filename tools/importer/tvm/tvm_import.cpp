@@ -275,7 +275,7 @@ bool import_graph(const Artifacts& artifacts, const ImportOptions& options, Mode
     r.workspace_source = "metadata.json";
   } else if (options.kernels) {
     error->clear();
-    if (!measure_workspaces(&model, kernel_entries(model, options.kernels), error)) return false;
+    if (!measure_workspaces(&model, kernel_entries(model, options.kernels), options.max_workspace_bytes, options.max_probe_bytes, error)) return false;
     r.workspace_source = "measured";
   } else {
     if (error->empty()) *error = "no metadata.json gives the generated functions' workspace sizes: give the operators (--kernels LIB) to measure them";

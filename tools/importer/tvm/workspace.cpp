@@ -10,7 +10,8 @@ namespace {
 // Runs a probe blob's nodes 0..last under the static strategy with the caller's kernels.
 class Probe {
  public:
-  explicit Probe(const std::vector<grt_kernel_entry>& kernels) : kernels_(kernels), storage_entries_(kernels.size()) {}
+  Probe(const std::vector<grt_kernel_entry>& kernels, uint64_t max_bytes)
+      : kernels_(kernels), storage_entries_(kernels.size()), max_bytes_(max_bytes) {}
 
   // True when nodes 0..last all succeed; otherwise false with the runtime's message.
   bool run(const ModelDef& model, uint32_t last, std::string* message) {
@@ -25,6 +26,12 @@ class Probe {
     grt_error status{};
     if (grt_model_requirements_for(blob.data(), blob.size(), &options, &needs, &status) != GRT_OK) {
       *message = status.message;
+      return false;
+    }
+    uint64_t total = needs.bookkeeping_bytes;
+    for (uint32_t p = 0; p < needs.pool_count; ++p) total += needs.pool_bytes[p];
+    if (total > max_bytes_) {
+      *message = "the probe needs " + std::to_string(total) + " bytes of memory, more than the " + std::to_string(max_bytes_) + " allowed";
       return false;
     }
     if (storage_.size() < needs.bookkeeping_bytes) storage_.resize(needs.bookkeeping_bytes);
@@ -55,33 +62,35 @@ class Probe {
  private:
   std::vector<grt_kernel_entry> kernels_;
   std::vector<grt_kernel_entry> storage_entries_;  // the registry's
+  uint64_t max_bytes_;
   AlignedBytes storage_;
   std::vector<AlignedBytes> pools_;
 };
 
 }  // namespace
 
-bool measure_workspaces(ModelDef* model, const std::vector<grt_kernel_entry>& kernels, std::string* error) {
+bool measure_workspaces(ModelDef* model, const std::vector<grt_kernel_entry>& kernels, uint64_t max_workspace, uint64_t max_probe,
+                        std::string* error) {
   // Every node gets the most it may take, planned once; the search then only lowers one
   // node's bytes at a time, which keeps the plan valid.
   ModelDef probe = *model;
-  for (NodeDef& n : probe.nodes) n.workspace_bytes = kMaxMeasuredWorkspace;
+  for (NodeDef& n : probe.nodes) n.workspace_bytes = max_workspace / 16 * 16;
   PlanOptions plan;
   plan.algorithm = PlanAlgorithm::kGreedyBySize;
   if (!plan_model(&probe, plan, nullptr, error)) {
     *error = "measuring workspaces: planning failed: " + *error;
     return false;
   }
-  Probe runner(kernels);
+  Probe runner(kernels, max_probe);
   const auto last = static_cast<uint32_t>(probe.nodes.size() - 1);
   std::string message;
   if (!probe.nodes.empty() && !runner.run(probe, last, &message)) {
-    *error = "measuring workspaces (each node may take up to " + std::to_string(kMaxMeasuredWorkspace) + " bytes): " + message;
+    *error = "measuring workspaces (each node may take up to " + std::to_string(max_workspace) + " bytes): " + message;
     return false;
   }
   for (uint32_t n = 0; n < probe.nodes.size(); ++n) {
     // Smallest k in [0, max/16] with 16k bytes enough; max is known to be enough.
-    uint64_t low = 0, high = kMaxMeasuredWorkspace / 16;
+    uint64_t low = 0, high = probe.nodes[n].workspace_bytes / 16;
     while (low < high) {
       const uint64_t mid = low + (high - low) / 2;
       probe.nodes[n].workspace_bytes = mid * 16;

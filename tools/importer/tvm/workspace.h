@@ -12,15 +12,15 @@
 
 namespace grt::tools::tvm {
 
-// The largest workspace a node may take: more is refused as a fault of the operators.
-constexpr uint64_t kMaxMeasuredWorkspace = uint64_t{16} << 20;
-
 // Sets every node's workspace_bytes to the fewest (a multiple of 16) with which the node
 // succeeds: the nodes run in graph order inside a graphrt executor over a probe plan, on
 // zeroed inputs and the real constants, and a request past the bytes given fails the node
 // (the workspace stack refuses it), so the search over sizes is exact for code whose
 // requests do not depend on the data, which is how TVM generates it.
-bool measure_workspaces(ModelDef* model, const std::vector<grt_kernel_entry>& kernels, std::string* error);
+// A node needing more than max_workspace bytes, or a probe plan over max_probe bytes, is
+// refused.
+bool measure_workspaces(ModelDef* model, const std::vector<grt_kernel_entry>& kernels, uint64_t max_workspace, uint64_t max_probe,
+                        std::string* error);
 
 }  // namespace grt::tools::tvm
 

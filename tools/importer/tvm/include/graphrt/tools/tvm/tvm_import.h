@@ -43,6 +43,10 @@ struct ImportOptions {
   // Needed unless metadata.json gives every function's workspace: each node is run once on
   // the host to measure the workspace it takes.
   KernelLookup kernels;
+  // Bounds on the measurement: the most workspace a node may take, and the most pool memory
+  // the host may give the probe runs (a model needing more is refused, not measured).
+  uint64_t max_workspace_bytes = uint64_t{16} << 20;
+  uint64_t max_probe_bytes = uint64_t{1} << 30;
 };
 
 struct ImportReport {
