@@ -136,6 +136,25 @@ TEST(TvmImport, WorkspacesAreMeasuredExactly) {
   EXPECT_NE(message.find("tvmgen_default_fused_nn_dense_add"), std::string::npos) << message;
 }
 
+TEST(TvmImport, EveryNodeTakingWorkspaceIsMeasuredNotOnlyTheFirst) {
+  // The multiply, after the dense, asks for 32 bytes too: 16 + 32.
+  tt::ImportOptions options;
+  options.kernels = [](const std::string& name) -> TVMBackendPackedCFunc {
+    if (name != "tvmgen_default_fused_multiply") return tiny_kernel(name);
+    return [](TVMValue*, int*, int, TVMValue*, int*, void*) {
+      void* scratch = TVMBackendAllocWorkspace(1, 0, 32, 2, 32);
+      if (scratch == nullptr) return -1;
+      return TVMBackendFreeWorkspace(1, 0, scratch);
+    };
+  };
+  ModelDef m;
+  std::string error;
+  ASSERT_TRUE(tt::import_graph(tiny_artifacts(), options, &m, nullptr, &error)) << error;
+  EXPECT_EQ(m.nodes[1].workspace_bytes, kDenseWorkspace);
+  EXPECT_EQ(m.nodes[2].workspace_bytes, 48u);
+  EXPECT_EQ(m.nodes[0].workspace_bytes, 0u);
+}
+
 TEST(TvmImport, WritesMaskIsTheNodesOutputs) {
   const ModelDef m = import_tiny(tiny_artifacts());
   for (const grt_kernel_entry& e : tt::kernel_entries(m, tiny_kernel)) {

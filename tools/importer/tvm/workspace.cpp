@@ -1,5 +1,7 @@
 #include "workspace.h"
 
+#include <algorithm>
+
 #include "graphrt/tools/aligned_bytes.h"
 #include "graphrt/tools/memory_plan.h"
 #include "graphrt/tools/planner.h"
@@ -13,8 +15,10 @@ class Probe {
   Probe(const std::vector<grt_kernel_entry>& kernels, uint64_t max_bytes)
       : kernels_(kernels), storage_entries_(kernels.size()), max_bytes_(max_bytes) {}
 
-  // True when nodes 0..last all succeed; otherwise false with the runtime's message.
-  bool run(const ModelDef& model, uint32_t last, std::string* message) {
+  // True when nodes 0..last all succeed; otherwise false with the runtime's message and, when
+  // a node failed, its index in *failed (UINT32_MAX when init did).
+  bool run(const ModelDef& model, uint32_t last, std::string* message, uint32_t* failed = nullptr) {
+    if (failed != nullptr) *failed = UINT32_MAX;
     const AlignedBytes blob(serialize(model));
     grt_registry registry;
     grt_registry_init(&registry, storage_entries_.data(), storage_entries_.size(), nullptr);
@@ -44,9 +48,18 @@ class Probe {
     options.memory.pool_buffers = buffers.data();
     options.memory.pool_sizes = needs.pool_bytes;
     options.memory.pool_count = needs.pool_count;
+    // The node about to run, and the last one to.
+    struct Progress {
+      uint32_t current;
+      uint32_t last;
+    } progress{0, last};
     grt_hooks hooks{};
-    hooks.before_node = [](void* user, uint32_t node) { return node > *static_cast<uint32_t*>(user) ? 1 : 0; };
-    hooks.user = &last;
+    hooks.before_node = [](void* user, uint32_t node) {
+      auto* p = static_cast<Progress*>(user);
+      p->current = node;
+      return node > p->last ? 1 : 0;
+    };
+    hooks.user = &progress;
     options.hooks = &hooks;
     grt_executor* executor = nullptr;
     if (grt_init(&executor, storage_.data(), storage_.size(), blob.data(), blob.size(), &options, &status) != GRT_OK) {
@@ -54,7 +67,10 @@ class Probe {
       return false;
     }
     const grt_status ran = grt_run(executor);
-    if (ran != GRT_OK && ran != GRT_ERR_CANCELLED) *message = grt_last_error(executor)->message;
+    if (ran != GRT_OK && ran != GRT_ERR_CANCELLED) {
+      *message = grt_last_error(executor)->message;
+      if (failed != nullptr) *failed = progress.current;
+    }
     grt_release(executor);
     return ran == GRT_OK || ran == GRT_ERR_CANCELLED;
   }
@@ -88,21 +104,38 @@ bool measure_workspaces(ModelDef* model, const std::vector<grt_kernel_entry>& ke
     *error = "measuring workspaces (each node may take up to " + std::to_string(max_workspace) + " bytes): " + message;
     return false;
   }
-  for (uint32_t n = 0; n < probe.nodes.size(); ++n) {
-    // Smallest k in [0, max/16] with 16k bytes enough; max is known to be enough.
-    uint64_t low = 0, high = probe.nodes[n].workspace_bytes / 16;
+  // Most generated functions take no workspace: every node not yet settled runs with 16
+  // bytes, too few for any allocation (each takes a 16-byte header and a payload), and only
+  // the first that fails is searched for its least size; then the rest run again. Not 0:
+  // the runtime leaves a node without workspace the previous node's stack, so a request
+  // there would not fail.
+  constexpr uint64_t kNone = 16;
+  for (NodeDef& n : probe.nodes) n.workspace_bytes = kNone;
+  std::vector<uint64_t> found(probe.nodes.size(), 0);
+  uint32_t settled = 0;
+  while (settled < probe.nodes.size()) {
+    uint32_t failed = UINT32_MAX;
+    if (runner.run(probe, last, &message, &failed)) break;
+    if (failed < settled || failed >= probe.nodes.size()) {
+      *error = "measuring workspaces: " + message;
+      return false;
+    }
+    // Smallest k in [2, max/16] with 16k bytes enough for node `failed`; max is enough.
+    uint64_t low = 2, high = std::max<uint64_t>(max_workspace / 16, 2);
     while (low < high) {
       const uint64_t mid = low + (high - low) / 2;
-      probe.nodes[n].workspace_bytes = mid * 16;
-      if (runner.run(probe, n, &message)) {
+      probe.nodes[failed].workspace_bytes = mid * 16;
+      if (runner.run(probe, failed, &message)) {
         high = mid;
       } else {
         low = mid + 1;
       }
     }
-    probe.nodes[n].workspace_bytes = low * 16;
-    model->nodes[n].workspace_bytes = low * 16;
+    probe.nodes[failed].workspace_bytes = low * 16;
+    found[failed] = low * 16;
+    settled = failed + 1;
   }
+  for (size_t n = 0; n < probe.nodes.size(); ++n) model->nodes[n].workspace_bytes = found[n];
   return true;
 }
 
