@@ -44,6 +44,8 @@ function(graphrt_tvm_model name)
   endif()
   if(TARGET graphrt)
     list(APPEND import_depends graphrt)
+  else()
+    list(APPEND import_depends "${graphrt}")  # a host build's: re-import when it changes
   endif()
 
   add_custom_command(OUTPUT "${dir}/${name}.grt"
