@@ -18,22 +18,6 @@ namespace {
 
 namespace tt = grt::tools::tvm;
 
-template <typename T>
-size_t argmax(const std::vector<uint8_t>& bytes) {
-  std::vector<T> v(bytes.size() / sizeof(T));
-  std::memcpy(v.data(), bytes.data(), v.size() * sizeof(T));
-  return static_cast<size_t>(std::max_element(v.begin(), v.end()) - v.begin());
-}
-
-void report_memory(const char* model, const ImportedModel& m, const BlobRun& run) {
-  uint64_t workspace = 0;
-  for (const auto& n : m.model.nodes) workspace = std::max(workspace, n.workspace_bytes);
-  std::printf("%s: graphrt pool %llu B (largest workspace %llu B inside) + bookkeeping %llu B; TVM storage ids: %llu B activations + %llu B params\n",
-              model, static_cast<unsigned long long>(run.pool_bytes), static_cast<unsigned long long>(workspace),
-              static_cast<unsigned long long>(run.bookkeeping_bytes), static_cast<unsigned long long>(m.report.tvm_storage_bytes),
-              static_cast<unsigned long long>(m.report.tvm_param_bytes));
-}
-
 class Kenning : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -53,6 +37,22 @@ class Kenning : public ::testing::Test {
 };
 
 #ifdef GRT_KENNING_FLOAT_OPS
+template <typename T>
+size_t argmax(const std::vector<uint8_t>& bytes) {
+  std::vector<T> v(bytes.size() / sizeof(T));
+  std::memcpy(v.data(), bytes.data(), v.size() * sizeof(T));
+  return static_cast<size_t>(std::max_element(v.begin(), v.end()) - v.begin());
+}
+
+void report_memory(const char* model, const ImportedModel& m, const BlobRun& run) {
+  uint64_t workspace = 0;
+  for (const auto& n : m.model.nodes) workspace = std::max(workspace, n.workspace_bytes);
+  std::printf("%s: graphrt pool %llu B (largest workspace %llu B inside) + bookkeeping %llu B; TVM storage ids: %llu B activations + %llu B params\n",
+              model, static_cast<unsigned long long>(run.pool_bytes), static_cast<unsigned long long>(workspace),
+              static_cast<unsigned long long>(run.bookkeeping_bytes), static_cast<unsigned long long>(m.report.tvm_storage_bytes),
+              static_cast<unsigned long long>(m.report.tvm_param_bytes));
+}
+
 TEST_F(Kenning, FloatMagicWandGivesTheExpectedClassOnAllTenSamples) {
   tt::KernelLibrary library;
   std::string error;
