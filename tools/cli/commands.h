@@ -7,6 +7,10 @@
 #include <vector>
 
 int run_import_command(const std::vector<std::string>& args);
+// TVM graph-executor artifacts (commands/import_tvm.cpp): `import` hands over when a file
+// it is given holds one.
+bool is_tvm_import(const std::vector<std::string>& args);
+int run_tvm_import_command(const std::vector<std::string>& args);
 int run_inspect_command(const std::vector<std::string>& args);
 int run_plan_command(const std::vector<std::string>& args);
 int run_run_command(const std::vector<std::string>& args);

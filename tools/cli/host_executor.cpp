@@ -136,7 +136,9 @@ bool HostExecutor::bind_page(const tools::AlignedBytes& blob, size_t page_size, 
 }
 
 bool HostExecutor::init(const tools::AlignedBytes& blob, const Options& options, std::string* error) {
-  grt_registry_init(&registry_, registry_storage_, sizeof registry_storage_ / sizeof registry_storage_[0], grt_builtin_kernels());
+  registry_storage_.assign(options.kernels.size() + 4, grt_kernel_entry{});
+  grt_registry_init(&registry_, registry_storage_.data(), registry_storage_.size(), grt_builtin_kernels());
+  for (const grt_kernel_entry& kernel : options.kernels) grt_registry_add_entry(&registry_, &kernel);
   grt_error status{};
   const grt_strategy strategy = runtime_strategy(options.strategy);
   grt_options init_options{};

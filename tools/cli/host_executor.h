@@ -62,6 +62,8 @@ class HostExecutor {
     // buffers; the heap strategy's allocator refuses past it at run time): a blob declares
     // its sizes, and a host tool must not take them on trust.
     uint64_t max_memory_bytes = uint64_t{1} << 30;
+    // Kernels found before the built-in ones (e.g. TVM-generated operators).
+    std::vector<grt_kernel_entry> kernels;
   };
 
   // Sizes and binds every buffer; false with the runtime's message in *error.
@@ -71,7 +73,7 @@ class HostExecutor {
   MemoryUse memory_use() const;
 
  private:
-  grt_kernel_entry registry_storage_[4]{};
+  std::vector<grt_kernel_entry> registry_storage_;
   grt_registry registry_{};
   grt_requirements requirements_{};
   // Each strategy's memory; pools and buffers are sized from the blob's requirements.

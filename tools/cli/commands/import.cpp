@@ -122,6 +122,7 @@ std::string unsupported_message(const tools::ImportResult& result) {
 int run_import_command(const std::vector<std::string>& args) {
   using namespace grt::cli;
   if (lists_operators(args)) return list_operators(args);
+  if (is_tvm_import(args)) return run_tvm_import_command(args);
   int exit_code = kExitOk;
   const auto parsed = parse_or_exit(kSpec, args, &exit_code);
   if (!parsed) return exit_code;

@@ -15,6 +15,8 @@
 #include "../model_file.h"
 #include "../report.h"
 #include "graphrt/kernels.h"
+#include "graphrt/tools/tvm/kernel_table_c.h"
+#include "graphrt/tools/tvm/tvm_import.h"
 
 namespace grt::cli {
 namespace {
@@ -99,6 +101,14 @@ int run_kernels_command(const std::vector<std::string>& args) {
     } else {
       not_built_in += (not_built_in.empty() ? "" : ", ") + name;
     }
+  }
+  if (!not_built_in.empty() && grt::tools::tvm::imported_from_tvm(file.model)) {
+    // Its kernels that are not built in are TVM-generated functions: the table gets them too.
+    std::string text;
+    if (!grt::tools::tvm::kernel_table_c(file.model, entries, *symbol, std::filesystem::path(path).filename().string(), &text, &error)) {
+      return fail(kSpec.name, path + ": " + error);
+    }
+    return write_c_text(kSpec.name, text, parsed->value("output"));
   }
   if (!not_built_in.empty()) {
     std::fprintf(stderr, "graphrt kernels: not built in, register them yourself: %s\n", not_built_in.c_str());

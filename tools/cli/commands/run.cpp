@@ -22,6 +22,7 @@
 #include "../table.h"
 #include "graphrt/page_allocator.h"
 #include "graphrt/platform.h"
+#include "graphrt/tools/tvm/kernel_library.h"
 
 namespace grt::cli {
 namespace {
@@ -51,6 +52,7 @@ const CommandSpec kSpec{
         {"json", 0, "", false, "print outputs' paths, time per run and memory as JSON"},
         max_input_option(),
         max_memory_option(),
+        {"kernels", 0, "LIB.so", false, "TVM-generated operators the model calls, from a host shared library"},
     },
 };
 
@@ -197,6 +199,11 @@ int run_run_command(const std::vector<std::string>& args) {
   options.page_size = static_cast<size_t>(page_size);
   options.max_memory_bytes = limits.max_memory_bytes;
   options.hooks = parsed->has("profile") ? &hooks : nullptr;
+  grt::tools::tvm::KernelLibrary library;
+  if (const auto library_path = parsed->value("kernels")) {
+    if (!library.open(*library_path, &error)) return fail(kSpec.name, error);
+    options.kernels = grt::tools::tvm::kernel_entries(model, library.lookup());
+  }
   HostExecutor host;
   if (!host.init(file.blob, options, &error)) return fail(kSpec.name, path + ": " + error);
   grt_executor* executor = host.get();
