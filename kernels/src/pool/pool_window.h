@@ -1,4 +1,5 @@
-// The geometry shared by the pool family's 2-D pooling kernels (MAX_POOL_2D, L2_POOL_2D):
+// The geometry shared by the 2-D pooling kernels (MAX_POOL_2D, L2_POOL_2D, and the dense
+// family's AVERAGE_POOL_2D):
 // arguments 0 in X [N, H, W, C], 1 out Y [N, OH, OW, C], 2 stride_h, 3 stride_w,
 // 4 filter_h, 5 filter_w, 6 pad_top, 7 pad_left; each output position's window clipped to
 // the input as TFLM's reference pooling clips it.
@@ -52,13 +53,14 @@ inline Window window_at(const Pool2d& p, int out_y, int out_x) {
   return w;
 }
 
-// Strides, filter and padding (arguments 2 to 7) as integers in sane ranges.
-inline void check_pool2d_args(ArgCheck& check) {
+// Strides, filter (at most max_filter a side) and padding (arguments 2 to 7) as integers in
+// sane ranges.
+inline void check_pool2d_args(ArgCheck& check, int64_t max_filter = 4096) {
   constexpr int64_t kMaxStep = 1 << 20;
   check.integer(2, 1, kMaxStep)
       .integer(3, 1, kMaxStep)
-      .integer(4, 1, 4096)
-      .integer(5, 1, 4096)
+      .integer(4, 1, max_filter)
+      .integer(5, 1, max_filter)
       .integer(6, 0, kMaxStep)
       .integer(7, 0, kMaxStep);
 }
