@@ -8,10 +8,23 @@
 
 namespace grt::kernels {
 
+// The range of an int8 (sizeof 1) or int16 quantized type.
+template <typename T>
+constexpr int32_t quantized_min() {
+  return sizeof(T) == 1 ? INT8_MIN : INT16_MIN;
+}
+template <typename T>
+constexpr int32_t quantized_max() {
+  return sizeof(T) == 1 ? INT8_MAX : INT16_MAX;
+}
+
 // Two's-complement wrap-around, as TFLM's int32 arithmetic behaves on its targets where the
 // C++ it is written in would overflow (and be undefined): same bits, defined behaviour.
 inline int32_t wrapping_add(int32_t a, int32_t b) {
   return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+}
+inline int32_t wrapping_sub(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) - static_cast<uint32_t>(b));
 }
 inline int32_t wrapping_mul(int32_t a, int32_t b) {
   return static_cast<int32_t>(static_cast<uint32_t>(a) * static_cast<uint32_t>(b));

@@ -8,6 +8,7 @@
 
 #include "../elementwise/broadcast.h"
 #include "../kernel_args.h"
+#include "../quant_math.h"
 
 namespace grt::kernels::binary {
 
@@ -87,26 +88,12 @@ bool has_zero(const DLTensor* t) {
   return false;
 }
 
-template <typename T>
-constexpr int32_t quantized_min() {
-  return sizeof(T) == 1 ? INT8_MIN : INT16_MIN;
-}
-template <typename T>
-constexpr int32_t quantized_max() {
-  return sizeof(T) == 1 ? INT8_MAX : INT16_MAX;
-}
-
 // TFLM's ActivationFunctionWithMinMax: min(max(x, low), high) with std::min/std::max's
 // comparisons, so a float NaN passes through unchanged.
 template <typename T>
 inline T clamp_to(T x, T low, T high) {
   const T raised = x < low ? low : x;
   return high < raised ? high : raised;
-}
-
-// Two's-complement int32 arithmetic, as TFLM's int32 expressions behave on its targets.
-inline int32_t wrapping_sub(int32_t a, int32_t b) {
-  return static_cast<int32_t>(static_cast<uint32_t>(a) - static_cast<uint32_t>(b));
 }
 
 }  // namespace grt::kernels::binary

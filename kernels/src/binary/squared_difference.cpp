@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "../quant_math.h"
+#include "../two_input_rescaling.h"
 #include "binary_common.h"
 
 namespace grt::kernels::binary {
@@ -21,31 +22,24 @@ namespace {
 
 template <typename T>
 struct QuantizedSquaredDifference {
-  int left_shift;
-  int32_t a_offset, a_multiplier;
-  int a_shift;
-  int32_t b_offset, b_multiplier;
-  int b_shift;
-  int32_t out_offset, out_multiplier;
-  int out_shift;
+  TwoInputRescaling r;
 
   T operator()(T a, T b) const {
     // The checked ranges keep (x + offset) << left_shift inside int32.
-    const int32_t shifted_a = (a_offset + a) * (int32_t{1} << left_shift);
-    const int32_t shifted_b = (b_offset + b) * (int32_t{1} << left_shift);
-    const int32_t difference = wrapping_sub(multiply_by_quantized_multiplier(shifted_a, a_multiplier, a_shift),
-                                            multiply_by_quantized_multiplier(shifted_b, b_multiplier, b_shift));
+    const int32_t shifted_a = (r.a_offset + a) * (int32_t{1} << r.left_shift);
+    const int32_t shifted_b = (r.b_offset + b) * (int32_t{1} << r.left_shift);
+    const int32_t difference = wrapping_sub(multiply_by_quantized_multiplier(shifted_a, r.a_multiplier, r.a_shift),
+                                            multiply_by_quantized_multiplier(shifted_b, r.b_multiplier, r.b_shift));
     const int32_t squared = wrapping_mul(difference, difference);
-    const int32_t y = wrapping_add(multiply_by_quantized_multiplier(squared, out_multiplier, out_shift), out_offset);
+    const int32_t scaled = multiply_by_quantized_multiplier(squared, r.out_multiplier, r.out_shift);
+    const int32_t y = wrapping_add(scaled, r.out_offset);
     return static_cast<T>(clamp_to(y, quantized_min<T>(), quantized_max<T>()));
   }
 };
 
 template <typename T>
 int run_quantized(TVMValue* args) {
-  const auto i32 = [args](int i) { return static_cast<int32_t>(int_at(args, i)); };
-  const QuantizedSquaredDifference<T> op{i32(3), i32(4), i32(5), i32(6), i32(7),
-                                         i32(8), i32(9), i32(10), i32(11), i32(12)};
+  const QuantizedSquaredDifference<T> op{read_two_input_rescaling(args)};
   broadcast_binary<T, T>(tensor_at(args, 0), tensor_at(args, 1), tensor_at(args, 2), op);
   return 0;
 }
@@ -53,22 +47,10 @@ int run_quantized(TVMValue* args) {
 template <typename T>
 int check_quantized(ElementType type, TVMValue* args, int* codes, int count) {
   ArgCheck check("squared_difference", args, codes, count);
-  constexpr int32_t kMin = quantized_min<T>();
-  constexpr int32_t kMax = quantized_max<T>();
-  constexpr int kBits = static_cast<int>(sizeof(T) * 8);
   check.count(13);
   check_broadcast_operands(check, args, type, type);
-  // |x + offset| < 2^bits, so left_shift <= 31 - bits keeps the shifted value in int32.
-  check.integer(3, 0, 31 - kBits)
-      .integer(4, -kMax, -kMin)
-      .integer(5, 0, INT32_MAX)
-      .integer(6, -31, 0)
-      .integer(7, -kMax, -kMin)
-      .integer(8, 0, INT32_MAX)
-      .integer(9, -31, 0)
-      .integer(10, kMin, kMax)
-      .integer(11, 0, INT32_MAX)
-      .integer(12, -31, 31);
+  check_two_input_rescaling<T>(check);
+  check.integer(12, -31, 31);
   return check.result();
 }
 

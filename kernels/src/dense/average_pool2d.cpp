@@ -13,6 +13,7 @@
 // 9 Float act_max.
 #include <stdint.h>
 
+#include "../pool/pool_window.h"
 #include "dense_args.h"
 
 namespace {
@@ -20,49 +21,9 @@ namespace {
 using grt::kernels::ArgCheck;
 using grt::kernels::ElementType;
 namespace dense = grt::kernels::dense;
-
-// Sizes and hyper-parameters, read once per call.
-struct Pool {
-  int batches, in_h, in_w, channels, out_h, out_w;
-  int stride_h, stride_w, filter_h, filter_w, pad_top, pad_left;
-};
-
-Pool read_pool(TVMValue* args) {
-  const DLTensor* x = grt::kernels::tensor_at(args, 0);
-  const DLTensor* y = grt::kernels::tensor_at(args, 1);
-  Pool p;
-  p.batches = static_cast<int>(x->shape[0]);
-  p.in_h = static_cast<int>(x->shape[1]);
-  p.in_w = static_cast<int>(x->shape[2]);
-  p.channels = static_cast<int>(x->shape[3]);
-  p.out_h = static_cast<int>(y->shape[1]);
-  p.out_w = static_cast<int>(y->shape[2]);
-  p.stride_h = static_cast<int>(grt::kernels::int_at(args, 2));
-  p.stride_w = static_cast<int>(grt::kernels::int_at(args, 3));
-  p.filter_h = static_cast<int>(grt::kernels::int_at(args, 4));
-  p.filter_w = static_cast<int>(grt::kernels::int_at(args, 5));
-  p.pad_top = static_cast<int>(grt::kernels::int_at(args, 6));
-  p.pad_left = static_cast<int>(grt::kernels::int_at(args, 7));
-  return p;
-}
-
-// The part of one output position's window that lies inside the input: rows [y0, y1),
-// columns [x0, x1), in input coordinates.
-struct Window {
-  int y0, y1, x0, x1;
-  int count() const { return (y1 - y0) * (x1 - x0); }
-};
-
-inline Window window_at(const Pool& p, int out_y, int out_x) {
-  const int origin_y = out_y * p.stride_h - p.pad_top;
-  const int origin_x = out_x * p.stride_w - p.pad_left;
-  Window w;
-  w.y0 = origin_y > 0 ? origin_y : 0;
-  w.y1 = origin_y + p.filter_h < p.in_h ? origin_y + p.filter_h : p.in_h;
-  w.x0 = origin_x > 0 ? origin_x : 0;
-  w.x1 = origin_x + p.filter_w < p.in_w ? origin_x + p.filter_w : p.in_w;
-  return w;
-}
+namespace pool = grt::kernels::pool;
+using pool::Pool2d;
+using pool::Window;
 
 // The reference's rounding average of an int8 window sum (half away from zero), clamped.
 struct Int8Average {
@@ -88,7 +49,7 @@ struct FloatAverage {
 // row, left to right (the reference's order, so float sums are bit-identical), kBlock
 // contiguous channels at a time.
 template <int kBlock, class Average>
-inline void pool_block(const Pool& p, const typename Average::Element* image, const Window& w, int first,
+inline void pool_block(const Pool2d& p, const typename Average::Element* image, const Window& w, int first,
                        typename Average::Element* out, const Average& average) {
   typename Average::Sum sums[kBlock];
   for (int j = 0; j < kBlock; ++j) sums[j] = 0;
@@ -104,7 +65,7 @@ inline void pool_block(const Pool& p, const typename Average::Element* image, co
 }
 
 template <class Average>
-void pool_channels(const Pool& p, const typename Average::Element* image, const Window& w,
+void pool_channels(const Pool2d& p, const typename Average::Element* image, const Window& w,
                    typename Average::Element* out, const Average& average) {
   int c = 0;
   for (; c + 16 <= p.channels; c += 16) pool_block<16>(p, image, w, c, out, average);
@@ -115,42 +76,14 @@ void pool_channels(const Pool& p, const typename Average::Element* image, const 
   for (; c < p.channels; ++c) pool_block<1>(p, image, w, c, out, average);
 }
 
-// Every window must overlap the input (the reference fails on an empty window, and the
-// average would divide by zero), and no index arithmetic may overflow.
-void check_pool_geometry(ArgCheck& check, TVMValue* args) {
-  if (!check.ok()) return;
-  const DLTensor* x = grt::kernels::tensor_at(args, 0);
-  const DLTensor* y = grt::kernels::tensor_at(args, 1);
-  check.expect(x->shape[0] == y->shape[0] && x->shape[3] == y->shape[3], "input and output differ in batches or channels")
-      .expect(dense::fits_int(grt::kernels::element_count(x)) && dense::fits_int(grt::kernels::element_count(y)),
-              "tensors are too large")
-      .expect(x->shape[1] >= 1 && x->shape[2] >= 1, "input must have a non-empty image");
-  if (!check.ok()) return;
-  const int64_t in_h = x->shape[1], in_w = x->shape[2], out_h = y->shape[1], out_w = y->shape[2];
-  const int64_t stride_h = grt::kernels::int_at(args, 2), stride_w = grt::kernels::int_at(args, 3);
-  const int64_t filter_h = grt::kernels::int_at(args, 4), filter_w = grt::kernels::int_at(args, 5);
-  const int64_t pad_top = grt::kernels::int_at(args, 6), pad_left = grt::kernels::int_at(args, 7);
-  check.expect(pad_top < filter_h && pad_left < filter_w, "padding must be smaller than the filter")
-      .expect(out_h == 0 || (out_h - 1) * stride_h - pad_top < in_h, "the last output row's window misses the input")
-      .expect(out_w == 0 || (out_w - 1) * stride_w - pad_left < in_w, "the last output column's window misses the input")
-      .expect(out_h * stride_h + filter_h <= INT32_MAX && out_w * stride_w + filter_w <= INT32_MAX, "window positions overflow");
-}
-
-void check_pool_args(ArgCheck& check) {
-  constexpr int64_t kLimit = 1 << 20;  // bounds every window sum well inside int32
-  check.integer(2, 1, kLimit)
-      .integer(3, 1, kLimit)
-      .integer(4, 1, 2048)
-      .integer(5, 1, 2048)
-      .integer(6, 0, kLimit)
-      .integer(7, 0, kLimit);
-}
+// 2048 a side bounds every int8 window sum well inside int32.
+constexpr int64_t kMaxFilter = 2048;
 
 }  // namespace
 
 GRT_KERNEL_FUNCTION(average_pool2d_s8) {
   (void)type_codes, (void)num_args, (void)ret_value, (void)ret_type_code, (void)resource_handle;
-  const Pool p = read_pool(args);
+  const Pool2d p = pool::read_pool2d(args);
   const int32_t act_min = static_cast<int32_t>(grt::kernels::int_at(args, 8));
   const int32_t act_max = static_cast<int32_t>(grt::kernels::int_at(args, 9));
   const int8_t* input = grt::kernels::data_of<const int8_t>(grt::kernels::tensor_at(args, 0));
@@ -161,7 +94,7 @@ GRT_KERNEL_FUNCTION(average_pool2d_s8) {
     const int8_t* image = input + batch * p.in_h * row_stride;
     for (int out_y = 0; out_y < p.out_h; ++out_y) {
       for (int out_x = 0; out_x < p.out_w; ++out_x) {
-        const Window w = window_at(p, out_y, out_x);
+        const Window w = pool::window_at(p, out_y, out_x);
         const int32_t count = w.count();
         int8_t* out = output + ((batch * p.out_h + out_y) * p.out_w + out_x) * p.channels;
         const Int8Average average{count, act_min, act_max};
@@ -176,16 +109,16 @@ GRT_CHECK_FUNCTION(average_pool2d_s8) {
   (void)ret_value, (void)ret_type_code, (void)resource_handle;
   ArgCheck check("average_pool2d_s8", args, type_codes, num_args);
   check.count(10).tensor(0, ElementType::kInt8, 4).tensor(1, ElementType::kInt8, 4);
-  check_pool_args(check);
+  pool::check_pool2d_args(check, kMaxFilter);
   check.integer(8, -128, 127).integer(9, -128, 127);
   if (check.ok()) check.expect(grt::kernels::int_at(args, 8) <= grt::kernels::int_at(args, 9), "act_min exceeds act_max");
-  check_pool_geometry(check, args);
+  pool::check_pool2d_geometry(check, args);
   return check.result();
 }
 
 GRT_KERNEL_FUNCTION(average_pool2d_f32) {
   (void)type_codes, (void)num_args, (void)ret_value, (void)ret_type_code, (void)resource_handle;
-  const Pool p = read_pool(args);
+  const Pool2d p = pool::read_pool2d(args);
   const float act_min = static_cast<float>(grt::kernels::real_at(args, 8));
   const float act_max = static_cast<float>(grt::kernels::real_at(args, 9));
   const float* input = grt::kernels::data_of<const float>(grt::kernels::tensor_at(args, 0));
@@ -196,7 +129,7 @@ GRT_KERNEL_FUNCTION(average_pool2d_f32) {
     const float* image = input + batch * p.in_h * row_stride;
     for (int out_y = 0; out_y < p.out_h; ++out_y) {
       for (int out_x = 0; out_x < p.out_w; ++out_x) {
-        const Window w = window_at(p, out_y, out_x);
+        const Window w = pool::window_at(p, out_y, out_x);
         const float count = static_cast<float>(w.count());
         float* out = output + ((batch * p.out_h + out_y) * p.out_w + out_x) * p.channels;
         const FloatAverage average{count, act_min, act_max};
@@ -211,9 +144,9 @@ GRT_CHECK_FUNCTION(average_pool2d_f32) {
   (void)ret_value, (void)ret_type_code, (void)resource_handle;
   ArgCheck check("average_pool2d_f32", args, type_codes, num_args);
   check.count(10).tensor(0, ElementType::kFloat32, 4).tensor(1, ElementType::kFloat32, 4);
-  check_pool_args(check);
+  pool::check_pool2d_args(check, kMaxFilter);
   check.real(8).real(9);
   if (check.ok()) check.expect(!(grt::kernels::real_at(args, 9) < grt::kernels::real_at(args, 8)), "act_min exceeds act_max");
-  check_pool_geometry(check, args);
+  pool::check_pool2d_geometry(check, args);
   return check.result();
 }

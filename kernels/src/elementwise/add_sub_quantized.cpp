@@ -12,6 +12,8 @@
 #include <stdint.h>
 
 #include "../kernel_args.h"
+#include "../quant_math.h"
+#include "../two_input_rescaling.h"
 #include "../conv/depthwise_requantize.h"
 #include "broadcast.h"
 
@@ -19,43 +21,6 @@ namespace grt::kernels::elementwise {
 namespace {
 
 enum class Combine { kAdd, kSub };
-
-struct QuantizedBinaryParams {
-  int left_shift;
-  int32_t a_offset, a_multiplier;
-  int a_shift;
-  int32_t b_offset, b_multiplier;
-  int b_shift;
-  int32_t out_offset, out_multiplier;
-  int out_shift;
-  int32_t activation_min, activation_max;
-};
-
-QuantizedBinaryParams read_params(TVMValue* args) {
-  QuantizedBinaryParams p;
-  p.left_shift = static_cast<int>(int_at(args, 3));
-  p.a_offset = static_cast<int32_t>(int_at(args, 4));
-  p.a_multiplier = static_cast<int32_t>(int_at(args, 5));
-  p.a_shift = static_cast<int>(int_at(args, 6));
-  p.b_offset = static_cast<int32_t>(int_at(args, 7));
-  p.b_multiplier = static_cast<int32_t>(int_at(args, 8));
-  p.b_shift = static_cast<int>(int_at(args, 9));
-  p.out_offset = static_cast<int32_t>(int_at(args, 10));
-  p.out_multiplier = static_cast<int32_t>(int_at(args, 11));
-  p.out_shift = static_cast<int>(int_at(args, 12));
-  p.activation_min = static_cast<int32_t>(int_at(args, 13));
-  p.activation_max = static_cast<int32_t>(int_at(args, 14));
-  return p;
-}
-
-// Wrapping int32 arithmetic: what TFLM's int32 expressions compute, without undefined
-// behaviour should a hostile blob's parameters push them past the range.
-inline int32_t wrapping_add(int32_t a, int32_t b) {
-  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
-}
-inline int32_t wrapping_sub(int32_t a, int32_t b) {
-  return static_cast<int32_t>(static_cast<uint32_t>(a) - static_cast<uint32_t>(b));
-}
 
 // The three multiply_by_quantized_multiplier steps with their constants worked out once per
 // call (conv::Requantizer: the same integers; the checks keep every multiplier >= 0).
@@ -66,7 +31,7 @@ struct QuantizedBinaryOp {
   conv::Requantizer a_scale, b_scale, out_scale;
   int32_t activation_min, activation_max;
 
-  explicit QuantizedBinaryOp(const QuantizedBinaryParams& p)
+  QuantizedBinaryOp(const TwoInputRescaling& p, int32_t act_min, int32_t act_max)
       : a_offset(p.a_offset),
         b_offset(p.b_offset),
         out_offset(p.out_offset),
@@ -74,8 +39,8 @@ struct QuantizedBinaryOp {
         a_scale(conv::Requantizer::make(p.a_multiplier, p.a_shift)),
         b_scale(conv::Requantizer::make(p.b_multiplier, p.b_shift)),
         out_scale(conv::Requantizer::make(p.out_multiplier, p.out_shift)),
-        activation_min(p.activation_min),
-        activation_max(p.activation_max) {}
+        activation_min(act_min),
+        activation_max(act_max) {}
 
   T operator()(T a, T b) const {
     // The checked ranges keep (x + offset) << left_shift inside int32.
@@ -90,18 +55,10 @@ struct QuantizedBinaryOp {
   }
 };
 
-template <typename T>
-constexpr int32_t type_min() {
-  return sizeof(T) == 1 ? INT8_MIN : INT16_MIN;
-}
-template <typename T>
-constexpr int32_t type_max() {
-  return sizeof(T) == 1 ? INT8_MAX : INT16_MAX;
-}
-
 template <typename T, Combine kCombine>
 int run_quantized_binary(TVMValue* args) {
-  const QuantizedBinaryOp<T, kCombine> op(read_params(args));
+  const QuantizedBinaryOp<T, kCombine> op(read_two_input_rescaling(args), static_cast<int32_t>(int_at(args, 13)),
+                                          static_cast<int32_t>(int_at(args, 14)));
   broadcast_binary<T, T>(tensor_at(args, 0), tensor_at(args, 1), tensor_at(args, 2), op);
   return 0;
 }
@@ -109,25 +66,15 @@ int run_quantized_binary(TVMValue* args) {
 template <typename T>
 int check_quantized_binary(const char* name, ElementType type, TVMValue* args, int* codes, int count) {
   ArgCheck check(name, args, codes, count);
-  constexpr int32_t kMin = type_min<T>();
-  constexpr int32_t kMax = type_max<T>();
-  constexpr int kBits = static_cast<int>(sizeof(T) * 8);
+  constexpr int32_t kMin = quantized_min<T>();
+  constexpr int32_t kMax = quantized_max<T>();
   check.count(15).tensor(0, type).tensor(1, type).tensor(2, type);
   if (check.ok()) {
     check.expect(broadcast_shapes_match(tensor_at(args, 0), tensor_at(args, 1), tensor_at(args, 2)),
                  "output shape is not the broadcast of the input shapes");
   }
-  // |x + offset| < 2^bits, so left_shift <= 31 - bits keeps the shifted value in int32.
-  check.integer(3, 0, 31 - kBits)
-      .integer(4, -kMax, -kMin)
-      .integer(5, 0, INT32_MAX)
-      .integer(6, -31, 0)
-      .integer(7, -kMax, -kMin)
-      .integer(8, 0, INT32_MAX)
-      .integer(9, -31, 0)
-      .integer(10, kMin, kMax)
-      .integer(11, 0, INT32_MAX)
-      .integer(12, -31, 0)
+  check_two_input_rescaling<T>(check);
+  check.integer(12, -31, 0)
       .integer(13, kMin, kMax)
       .integer(14, kMin, kMax);
   if (check.ok()) check.expect(int_at(args, 13) <= int_at(args, 14), "activation_min is above activation_max");

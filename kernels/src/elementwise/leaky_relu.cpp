@@ -20,20 +20,6 @@ namespace grt::kernels::elementwise {
 namespace {
 
 template <typename T>
-constexpr int32_t type_min() {
-  return sizeof(T) == 1 ? INT8_MIN : INT16_MIN;
-}
-template <typename T>
-constexpr int32_t type_max() {
-  return sizeof(T) == 1 ? INT8_MAX : INT16_MAX;
-}
-
-// Wrapping int32 addition: TFLM's int32 sum, defined for any parameters.
-inline int32_t wrapping_add(int32_t a, int32_t b) {
-  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
-}
-
-template <typename T>
 int run_quantized_leaky_relu(TVMValue* args) {
   const DLTensor* in = tensor_at(args, 0);
   const T* x = data_of<const T>(in);
@@ -58,7 +44,7 @@ int run_quantized_leaky_relu(TVMValue* args) {
       if (alpha_negative) scaled = static_cast<int32_t>(0u - static_cast<uint32_t>(scaled));
     }
     const int32_t output = wrapping_add(output_zero_point, scaled);
-    y[i] = static_cast<T>(output < type_min<T>() ? type_min<T>() : (output > type_max<T>() ? type_max<T>() : output));
+    y[i] = static_cast<T>(output < quantized_min<T>() ? quantized_min<T>() : (output > quantized_max<T>() ? quantized_max<T>() : output));
   }
   return 0;
 }
@@ -71,8 +57,8 @@ int check_quantized_leaky_relu(const char* name, ElementType type, TVMValue* arg
     check.expect(element_count(tensor_at(args, 0)) == element_count(tensor_at(args, 1)),
                  "input and output sizes differ");
   }
-  check.integer(2, type_min<T>(), type_max<T>())
-      .integer(3, type_min<T>(), type_max<T>())
+  check.integer(2, quantized_min<T>(), quantized_max<T>())
+      .integer(3, quantized_min<T>(), quantized_max<T>())
       .integer(4, 0, INT32_MAX)
       .integer(5, -31, 31)
       .integer(6, -INT32_MAX, INT32_MAX)

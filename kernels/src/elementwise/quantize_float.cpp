@@ -8,18 +8,10 @@
 #include <stdint.h>
 
 #include "../kernel_args.h"
+#include "../quant_math.h"
 
 namespace grt::kernels::elementwise {
 namespace {
-
-template <typename T>
-constexpr int32_t type_min() {
-  return sizeof(T) == 1 ? INT8_MIN : INT16_MIN;
-}
-template <typename T>
-constexpr int32_t type_max() {
-  return sizeof(T) == 1 ? INT8_MAX : INT16_MAX;
-}
 
 // The float rounded half away from zero, as int32. Beyond int32 (where TFLM's cast is
 // undefined) it saturates; NaN gives INT32_MIN, as x86's conversion does.
@@ -40,7 +32,7 @@ int run_quantize(TVMValue* args) {
   const int64_t count = element_count(in);
   for (int64_t i = 0; i < count; ++i) {
     const int64_t value = round_to_int32(x[i] / scale) + zero_point;
-    y[i] = static_cast<T>(value < type_min<T>() ? type_min<T>() : (value > type_max<T>() ? type_max<T>() : value));
+    y[i] = static_cast<T>(value < quantized_min<T>() ? quantized_min<T>() : (value > quantized_max<T>() ? quantized_max<T>() : value));
   }
   return 0;
 }
@@ -48,7 +40,7 @@ int run_quantize(TVMValue* args) {
 template <typename T>
 int check_quantize(const char* name, ElementType out_type, TVMValue* args, int* codes, int count) {
   ArgCheck check(name, args, codes, count);
-  check.count(4).tensor(0, ElementType::kFloat32).tensor(1, out_type).real(2).integer(3, type_min<T>(), type_max<T>());
+  check.count(4).tensor(0, ElementType::kFloat32).tensor(1, out_type).real(2).integer(3, quantized_min<T>(), quantized_max<T>());
   if (check.ok()) {
     check.expect(element_count(tensor_at(args, 0)) == element_count(tensor_at(args, 1)), "input and output sizes differ");
     const float scale = static_cast<float>(real_at(args, 2));

@@ -38,11 +38,6 @@ struct Limits<int32_t> {
   static constexpr ElementType kType = ElementType::kInt32;
 };
 
-// TFLM computes in int32 and lets sums wrap; so does this, without undefined behaviour.
-inline int32_t wrapping_add(int32_t a, int32_t b) {
-  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
-}
-
 template <typename In, typename Out>
 int run_requantize(TVMValue* args) {
   const DLTensor* in = tensor_at(args, 0);

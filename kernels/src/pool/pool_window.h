@@ -1,7 +1,8 @@
-// The geometry shared by the pool family's 2-D pooling kernels (MAX_POOL_2D, L2_POOL_2D):
+// The geometry shared by the 2-D pooling kernels (MAX_POOL_2D, L2_POOL_2D, and the dense
+// family's AVERAGE_POOL_2D):
 // arguments 0 in X [N, H, W, C], 1 out Y [N, OH, OW, C], 2 stride_h, 3 stride_w,
 // 4 filter_h, 5 filter_w, 6 pad_top, 7 pad_left; each output position's window clipped to
-// the input as TFLM's reference pooling clips it.
+// the input as TFLM's reference pooling clips it. RESIZE_BILINEAR shares the NHWC pair check.
 #ifndef GRAPHRT_KERNELS_POOL_POOL_WINDOW_H_
 #define GRAPHRT_KERNELS_POOL_POOL_WINDOW_H_
 
@@ -52,28 +53,38 @@ inline Window window_at(const Pool2d& p, int out_y, int out_x) {
   return w;
 }
 
-// Strides, filter and padding (arguments 2 to 7) as integers in sane ranges.
-inline void check_pool2d_args(ArgCheck& check) {
+// Strides, filter (at most max_filter a side) and padding (arguments 2 to 7) as integers in
+// sane ranges.
+inline void check_pool2d_args(ArgCheck& check, int64_t max_filter = 4096) {
   constexpr int64_t kMaxStep = 1 << 20;
   check.integer(2, 1, kMaxStep)
       .integer(3, 1, kMaxStep)
-      .integer(4, 1, 4096)
-      .integer(5, 1, 4096)
+      .integer(4, 1, max_filter)
+      .integer(5, 1, max_filter)
       .integer(6, 0, kMaxStep)
       .integer(7, 0, kMaxStep);
 }
 
-// Batches and channels agree, indices fit int, and every window overlaps the input (an
-// empty window has no maximum and no mean).
-inline void check_pool2d_geometry(ArgCheck& check, TVMValue* args) {
+// Input 0 and output 1 (NHWC) agree in batches and channels and are small enough to index
+// with int.
+inline void check_nhwc_pair(ArgCheck& check, TVMValue* args) {
   if (!check.ok()) return;
   const DLTensor* x = tensor_at(args, 0);
   const DLTensor* y = tensor_at(args, 1);
   check
       .expect(x->shape[0] == y->shape[0] && x->shape[3] == y->shape[3],
               "input and output differ in batches or channels")
-      .expect(element_count(x) <= INT32_MAX && element_count(y) <= INT32_MAX, "tensors are too large")
-      .expect(x->shape[1] >= 1 && x->shape[2] >= 1, "input must have a non-empty image");
+      .expect(element_count(x) <= INT32_MAX && element_count(y) <= INT32_MAX, "tensors are too large");
+}
+
+// check_nhwc_pair, and every window overlaps the input (an empty window has no maximum and
+// no mean).
+inline void check_pool2d_geometry(ArgCheck& check, TVMValue* args) {
+  check_nhwc_pair(check, args);
+  if (!check.ok()) return;
+  const DLTensor* x = tensor_at(args, 0);
+  const DLTensor* y = tensor_at(args, 1);
+  check.expect(x->shape[1] >= 1 && x->shape[2] >= 1, "input must have a non-empty image");
   if (!check.ok()) return;
   const int64_t out_h = y->shape[1], out_w = y->shape[2];
   const int64_t pad_top = int_at(args, 6), pad_left = int_at(args, 7);

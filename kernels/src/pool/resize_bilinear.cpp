@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "../kernel_args.h"
+#include "pool_window.h"
 
 namespace grt::kernels::pool {
 namespace {
@@ -45,17 +46,6 @@ bool neighbours_inside(const DLTensor* table, int64_t count, int stride, int64_t
     }
   }
   return true;
-}
-
-// The blends below index with int: shapes must fit, and batches and channels must agree.
-void check_resize_shapes(ArgCheck& check, TVMValue* args) {
-  if (!check.ok()) return;
-  const DLTensor* x = tensor_at(args, 0);
-  const DLTensor* y = tensor_at(args, 1);
-  check
-      .expect(x->shape[0] == y->shape[0] && x->shape[3] == y->shape[3],
-              "input and output differ in batches or channels")
-      .expect(element_count(x) <= INT32_MAX && element_count(y) <= INT32_MAX, "tensors are too large");
 }
 
 void check_tables(ArgCheck& check, TVMValue* args, int stride) {
@@ -126,7 +116,7 @@ GRT_CHECK_FUNCTION(resize_bilinear_s8) {
       .tensor(1, ElementType::kInt8, 4)
       .tensor(2, ElementType::kInt32, 1)
       .tensor(3, ElementType::kInt32, 1);
-  pool::check_resize_shapes(check, args);
+  pool::check_nhwc_pair(check, args);  // the blends index with int
   pool::check_tables(check, args, 3);
   if (check.ok()) {
     const DLTensor* y = tensor_at(args, 1);
@@ -179,7 +169,7 @@ GRT_CHECK_FUNCTION(resize_bilinear_f32) {
       .tensor(3, ElementType::kInt32, 1)
       .tensor(4, ElementType::kFloat32, 1)
       .tensor(5, ElementType::kFloat32, 1);
-  pool::check_resize_shapes(check, args);
+  pool::check_nhwc_pair(check, args);  // the blends index with int
   pool::check_tables(check, args, 2);
   if (check.ok()) {
     const DLTensor* y = tensor_at(args, 1);

@@ -23,15 +23,6 @@
 namespace grt::kernels::reduce {
 
 template <typename T>
-constexpr int32_t quantized_min() {
-  return sizeof(T) == 1 ? INT8_MIN : INT16_MIN;
-}
-template <typename T>
-constexpr int32_t quantized_max() {
-  return sizeof(T) == 1 ? INT8_MAX : INT16_MAX;
-}
-
-template <typename T>
 int run_quantized_sum(TVMValue* args) {
   const T* x = data_of<const T>(tensor_at(args, 0));
   T* y = data_of<T>(tensor_at(args, 1));

@@ -8,7 +8,7 @@
 #include "graphrt/tools/importer.h"
 #include "graphrt/tools/planner.h"
 #include "test_models.h"
-#include "tflite_model_builder.h"
+#include "tflite_op_model.h"
 
 namespace grt::test {
 namespace {

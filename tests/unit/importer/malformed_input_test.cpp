@@ -5,7 +5,7 @@
 #include <random>
 
 #include "graphrt/tools/importer.h"
-#include "tflite_model_builder.h"
+#include "tflite_op_model.h"
 
 namespace grt::test {
 namespace {

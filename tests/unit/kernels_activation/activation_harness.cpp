@@ -3,34 +3,20 @@
 namespace grt::test {
 namespace {
 
-TfliteTensorSpec tensor_spec(const char* name, const Operand& operand, std::vector<int32_t> shape) {
-  TfliteTensorSpec t;
-  t.name = name;
-  t.type = operand.type;
-  t.shape = std::move(shape);
-  if (operand.scale > 0.0f) {
-    t.scale = {operand.scale};
-    t.zero_point = {operand.zero_point};
-  }
-  return t;
+OpTensor op_tensor(const Operand& operand, std::vector<int32_t> shape, std::vector<uint8_t> data = {}) {
+  return {operand.type, std::move(shape), std::move(data), operand.scale, operand.zero_point};
 }
 
 }  // namespace
 
 std::vector<uint8_t> OneOperator::tflite() const {
-  TfliteModelSpec spec;
-  const int32_t x = spec.add_tensor(tensor_spec("x", in, shape));
-  std::vector<int32_t> op_inputs{x};
-  if (!constant.empty()) {
-    TfliteTensorSpec c = tensor_spec("constant", constant_operand, constant_shape);
-    c.data = constant;
-    op_inputs.push_back(spec.add_tensor(std::move(c)));
-  }
-  const int32_t y = spec.add_tensor(tensor_spec("y", out, shape));
-  spec.add_op(op, op_inputs, {y});
-  spec.inputs = {x};
-  spec.outputs = {y};
-  return build_tflite(spec);
+  std::vector<OpTensor> tensors{op_tensor(in, shape)};
+  if (!constant.empty()) tensors.push_back(op_tensor(constant_operand, constant_shape, constant));
+  tensors.push_back(op_tensor(out, shape));
+  const auto y = static_cast<int32_t>(tensors.size() - 1);
+  std::vector<int32_t> op_inputs;
+  for (int32_t i = 0; i < y; ++i) op_inputs.push_back(i);
+  return one_op_tflite(op, tensors, op_inputs, {y});
 }
 
 std::string OneOperator::refusal() const {

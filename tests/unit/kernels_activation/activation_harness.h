@@ -4,13 +4,12 @@
 #define GRAPHRT_TESTS_ACTIVATION_HARNESS_H_
 
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "graphrt/tools/importer.h"
 #include "one_node.h"
-#include "tflite_model_builder.h"
+#include "tflite_op_model.h"
 
 namespace grt::test {
 
@@ -24,13 +23,6 @@ struct Operand {
 inline Operand int8(float scale, int64_t zero_point) { return {tflite::TensorType::INT8, scale, zero_point}; }
 inline Operand int16(float scale, int64_t zero_point = 0) { return {tflite::TensorType::INT16, scale, zero_point}; }
 inline Operand float32() { return {tflite::TensorType::FLOAT32, 0.0f, 0}; }
-
-template <typename T>
-std::vector<uint8_t> bytes_of(const std::vector<T>& values) {
-  std::vector<uint8_t> bytes(values.size() * sizeof(T));
-  if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
-  return bytes;
-}
 
 // x [shape] -> op -> y [shape]; with `constant` set, it is op's second input (PRELU's alpha).
 struct OneOperator {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "byte_values.h"
 #include "graphrt/tools/model_def.h"
 #include "test_models.h"
 
@@ -16,20 +17,6 @@ namespace grt::test::dense {
 using tools::ArgDef;
 using tools::DType;
 using tools::ModelDef;
-
-template <typename T>
-std::vector<uint8_t> bytes_of(const std::vector<T>& values) {
-  std::vector<uint8_t> bytes(values.size() * sizeof(T));
-  if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
-  return bytes;
-}
-
-template <typename T>
-std::vector<T> values_of(const std::vector<uint8_t>& bytes) {
-  std::vector<T> values(bytes.size() / sizeof(T));
-  if (!values.empty()) std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
-  return values;
-}
 
 // What loading and running a model gave.
 struct Outcome {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "one_node.h"
+#include "run_one_node.h"
 
 namespace grt::test {
 namespace {
@@ -32,12 +33,7 @@ std::vector<T> run_unary(const char* kernel, DType dtype, std::vector<int64_t> i
   std::vector<ArgDef> args = {ArgDef::input(x), ArgDef::output(y)};
   extra(m, args);
   m.node(kernel, args);
-  Loaded loaded(m.def);
-  EXPECT_EQ(loaded.status(), GRT_OK) << loaded.message();
-  if (loaded.status() != GRT_OK) return {};
-  loaded.set_input(0, in);
-  EXPECT_EQ(loaded.run(), GRT_OK);
-  return loaded.output<T>(0);
+  return run_one_input<T>(m, in);
 }
 
 template <typename Extra>

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "one_node.h"
-#include "unary_kernel.h"
+#include "run_one_node.h"
 
 namespace grt::test {
 namespace {

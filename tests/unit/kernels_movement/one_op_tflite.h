@@ -1,35 +1,19 @@
 // One-operator TFLite models with builtin options, for the movement converters' tests:
-// written with the flatc-generated API, imported, loaded and run on the static pool.
+// written with the tests' TFLite builder (tests/support/tflite_op_model.h), imported, loaded
+// and run on the static pool.
 #ifndef GRAPHRT_TESTS_KERNELS_MOVEMENT_ONE_OP_TFLITE_H_
 #define GRAPHRT_TESTS_KERNELS_MOVEMENT_ONE_OP_TFLITE_H_
 
 #include <cstdint>
-#include <cstring>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "graphrt/tools/importer.h"
 #include "one_node.h"
-#include "tflite_generated.h"
+#include "tflite_op_model.h"
 
 namespace grt::test {
-
-template <typename T>
-std::vector<uint8_t> bytes_of(const std::vector<T>& values) {
-  std::vector<uint8_t> bytes(values.size() * sizeof(T));
-  if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
-  return bytes;
-}
-
-struct OpTensor {
-  tflite::TensorType type = tflite::TensorType::INT8;
-  std::vector<int32_t> shape{};
-  std::vector<uint8_t> data{};  // non-empty: a constant
-  float scale = 0.0f;           // > 0: quantized per tensor
-  int64_t zero_point = 0;
-};
 
 // Tensors, then one operator over them. The model's inputs are the operator's non-constant
 // inputs, its outputs the operator's outputs.
@@ -39,7 +23,7 @@ struct OneOp {
   std::vector<int32_t> inputs;
   std::vector<int32_t> outputs;
   tflite::BuiltinOptions options_type = tflite::BuiltinOptions::NONE;
-  std::function<flatbuffers::Offset<void>(flatbuffers::FlatBufferBuilder&)> options;
+  OptionsTableWriter options;
 
   int32_t add(OpTensor t) {
     tensors.push_back(std::move(t));

@@ -7,7 +7,7 @@
 
 #include "one_node.h"
 #include "one_op_tflite.h"
-#include "unary_kernel.h"
+#include "run_one_node.h"
 
 namespace grt::test {
 namespace {

@@ -10,6 +10,7 @@
 
 #include "one_node.h"
 #include "pool_model.h"
+#include "run_one_node.h"
 
 namespace grt::test {
 namespace {
@@ -34,12 +35,7 @@ OneNode max_pool_model(const char* kernel, DType dtype, std::vector<int64_t> in_
 
 template <typename T>
 std::vector<T> run_max_pool(const OneNode& m, const std::vector<T>& in) {
-  Loaded loaded(m.def);
-  EXPECT_EQ(loaded.status(), GRT_OK) << loaded.message();
-  if (loaded.status() != GRT_OK) return {};
-  loaded.set_input(0, in);
-  EXPECT_EQ(loaded.run(), GRT_OK);
-  return loaded.output<T>(0);
+  return run_one_input<T>(m, in);
 }
 
 // 3x3 image, 2x2 filter, stride 2, SAME: the right column and bottom row windows are clipped.

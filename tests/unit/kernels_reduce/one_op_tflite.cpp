@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
+#include <cstring>
 
 #include "graphrt/tools/importer.h"
 #include "one_node.h"
@@ -10,39 +10,8 @@
 namespace grt::test::reduce {
 
 std::vector<uint8_t> OneOp::tflite() const {
-  flatbuffers::FlatBufferBuilder fbb;
-  std::vector<flatbuffers::Offset<tflite::Buffer>> buffers{tflite::CreateBuffer(fbb)};
-  std::vector<flatbuffers::Offset<tflite::Tensor>> tensor_offsets;
-  std::vector<int32_t> model_inputs;
-  for (size_t i = 0; i < tensors.size(); ++i) {
-    const Tensor& t = tensors[i];
-    uint32_t buffer = 0;
-    if (!t.data.empty()) {
-      fbb.ForceVectorAlignment(t.data.size(), sizeof(uint8_t), 16);
-      buffer = static_cast<uint32_t>(buffers.size());
-      buffers.push_back(tflite::CreateBuffer(fbb, fbb.CreateVector(t.data)));
-    } else if (std::find(inputs.begin(), inputs.end(), static_cast<int32_t>(i)) != inputs.end()) {
-      model_inputs.push_back(static_cast<int32_t>(i));
-    }
-    flatbuffers::Offset<tflite::QuantizationParameters> quant;
-    if (t.scale > 0.0f) {
-      const std::vector<float> scales{t.scale};
-      const std::vector<int64_t> zero_points{t.zero_point};
-      quant = tflite::CreateQuantizationParametersDirect(fbb, nullptr, nullptr, &scales, &zero_points);
-    }
-    const std::string name = "t" + std::to_string(i);
-    tensor_offsets.push_back(tflite::CreateTensorDirect(fbb, &t.shape, t.type, buffer, name.c_str(), quant));
-  }
-  const flatbuffers::Offset<void> options_offset = options.build ? options.build(fbb) : flatbuffers::Offset<void>();
-  std::vector<flatbuffers::Offset<tflite::Operator>> operators{
-      tflite::CreateOperatorDirect(fbb, 0, &inputs, &outputs, options.type, options_offset)};
-  const auto code = static_cast<int32_t>(op);
-  std::vector<flatbuffers::Offset<tflite::OperatorCode>> codes{
-      tflite::CreateOperatorCode(fbb, static_cast<int8_t>(std::min(code, 127)), 0, 1, op)};
-  std::vector<flatbuffers::Offset<tflite::SubGraph>> subgraphs{
-      tflite::CreateSubGraphDirect(fbb, &tensor_offsets, &model_inputs, &outputs, &operators, "main")};
-  tflite::FinishModelBuffer(fbb, tflite::CreateModelDirect(fbb, 3, &codes, &subgraphs, nullptr, &buffers));
-  return std::vector<uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+  const std::vector<OpTensor> op_tensors(tensors.begin(), tensors.end());
+  return one_op_tflite(op, op_tensors, inputs, outputs, builtin_options(options.type, options.build));
 }
 
 Imported import_and_run(const OneOp& model, const std::vector<std::vector<uint8_t>>& inputs) {

@@ -13,7 +13,7 @@ namespace {
 // ---- MINIMUM and MAXIMUM: raw elements compared, as TFLM does (no rescaling) ----
 
 bool convert_extremum(ImportContext& ctx, const char* name) {
-  if (!expect_operands(ctx, 2)) return false;
+  if (!expect_arity(ctx, 2, 2)) return false;
   DType dtype{};
   if (!expect_shared_type(ctx, {DType::Int8, DType::Int16, DType::Int32, DType::Int64, DType::Float32}, &dtype)) return false;
   if (!expect_broadcast(ctx)) return false;
@@ -46,7 +46,7 @@ bool add_rescaling(ImportContext& ctx, std::vector<ArgDef>* args) {
 }
 
 bool convert_comparison(ImportContext& ctx, const char* name, bool equality) {
-  if (!expect_operands(ctx, 2)) return false;
+  if (!expect_arity(ctx, 2, 2)) return false;
   const DType dtype = ctx.dtype(ctx.input_index(0));
   if (ctx.dtype(ctx.input_index(1)) != dtype) return ctx.fail("inputs must share one type");
   if (ctx.dtype(ctx.output_index(0)) != DType::Bool) return ctx.fail("output must be bool");
@@ -74,7 +74,7 @@ bool convert_less_equal(ImportContext& ctx) { return convert_comparison(ctx, "le
 // ---- SELECT_V2: values are copied, not rescaled (as in TFLM) ----
 
 bool convert_select_v2(ImportContext& ctx) {
-  if (!expect_operands(ctx, 3)) return false;
+  if (!expect_arity(ctx, 3, 3)) return false;
   if (ctx.dtype(ctx.input_index(0)) != DType::Bool) return ctx.fail("condition must be bool");
   const DType dtype = ctx.dtype(ctx.input_index(1));
   if (ctx.dtype(ctx.input_index(2)) != dtype || ctx.dtype(ctx.output_index(0)) != dtype) {
@@ -100,7 +100,7 @@ bool convert_select_v2(ImportContext& ctx) {
 // ---- LOGICAL_AND, LOGICAL_OR, LOGICAL_NOT (bool only) ----
 
 bool convert_logical(ImportContext& ctx, const char* kernel, int inputs) {
-  if (!expect_operands(ctx, inputs)) return false;
+  if (!expect_arity(ctx, inputs, inputs)) return false;
   DType dtype{};
   if (!expect_shared_type(ctx, {DType::Bool}, &dtype)) return false;
   if (!expect_broadcast(ctx)) return false;

@@ -6,17 +6,6 @@
 
 namespace grt::tools::binary {
 
-bool expect_operands(ImportContext& ctx, int inputs) {
-  if (ctx.input_count() != inputs) {
-    return ctx.fail("expects " + std::to_string(inputs) + " inputs, has " + std::to_string(ctx.input_count()));
-  }
-  if (ctx.output_count() != 1) return ctx.fail("expects 1 output, has " + std::to_string(ctx.output_count()));
-  for (int i = 0; i < inputs; ++i) {
-    if (!ctx.has_input(i)) return ctx.fail("input " + std::to_string(i) + " is missing");
-  }
-  return true;
-}
-
 bool expect_shared_type(ImportContext& ctx, std::initializer_list<DType> allowed, DType* dtype) {
   *dtype = ctx.dtype(ctx.output_index(0));
   for (int i = 0; i < ctx.input_count(); ++i) {
@@ -55,18 +44,6 @@ bool expect_broadcast(ImportContext& ctx) {
   return true;
 }
 
-std::string type_suffix(DType dtype) {
-  switch (dtype) {
-    case DType::Int8: return "s8";
-    case DType::Int16: return "s16";
-    case DType::Int32: return "s32";
-    case DType::Int64: return "i64";
-    case DType::Float32: return "f32";
-    case DType::Bool: return "bool";
-    default: return dtype_name(dtype);
-  }
-}
-
 bool expect_per_tensor(ImportContext& ctx, int32_t tensor, int32_t low, int32_t high, const char* what) {
   const std::vector<float> scales = ctx.scales(tensor);
   if (scales.size() != 1 || !(scales[0] > 0.0f)) return ctx.fail(std::string(what) + " must be quantized per tensor");
@@ -100,13 +77,6 @@ void int32_activation_range(tflite::ActivationFunctionType activation, int32_t* 
     *low = -1;
     *high = 1;
   }
-}
-
-bool multiplier_below_one(ImportContext& ctx, double real, const char* what, FixedPointMultiplier* out) {
-  if (!(real > 0.0 && real < 1.0)) return ctx.fail(std::string(what) + " " + std::to_string(real) + " is not in (0, 1)");
-  *out = quantize_multiplier(real);
-  if (out->shift > 0 || out->shift < -31) return ctx.fail(std::string(what) + " is out of range");
-  return true;
 }
 
 bool multiplier_any(ImportContext& ctx, double real, const char* what, FixedPointMultiplier* out) {

@@ -1,5 +1,6 @@
 // Shared by the binary family's converters (ops/binary_ops.cpp, ops/binary_compare_ops.cpp):
-// operand checks, broadcast shapes, kernel-name suffixes and fused-activation ranges.
+// operand types, broadcast shapes and fused-activation ranges (operand counts, kernel-name
+// suffixes and multipliers below one: converter_checks.h).
 #ifndef GRAPHRT_TOOLS_IMPORTER_OPS_BINARY_HELPERS_H_
 #define GRAPHRT_TOOLS_IMPORTER_OPS_BINARY_HELPERS_H_
 
@@ -8,13 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "converter_checks.h"
 #include "graphrt/tools/import_context.h"
 #include "graphrt/tools/quantize_params.h"
 
 namespace grt::tools::binary {
-
-// Exactly `inputs` inputs (none absent) and one output.
-bool expect_operands(ImportContext& ctx, int inputs);
 
 // The operator's inputs (all of them) and its output share one dtype, which is one of `allowed`.
 bool expect_shared_type(ImportContext& ctx, std::initializer_list<DType> allowed, DType* dtype);
@@ -24,9 +23,6 @@ bool is_broadcast_of(const std::vector<std::vector<int64_t>>& operands, const st
 // The same for the operator's inputs and its output, failing the conversion if not.
 bool expect_broadcast(ImportContext& ctx);
 
-// Kernel-name suffix of a dtype: s8, s16, s32, i64, f32, bool.
-std::string type_suffix(DType dtype);
-
 // Scale > 0, one scale per tensor, zero point inside [low, high].
 bool expect_per_tensor(ImportContext& ctx, int32_t tensor, int32_t low, int32_t high, const char* what);
 
@@ -35,8 +31,6 @@ bool supported_activation(ImportContext& ctx, tflite::ActivationFunctionType act
 // TFLite's CalculateActivationRange for int32 outputs.
 void int32_activation_range(tflite::ActivationFunctionType activation, int32_t* low, int32_t* high);
 
-// TFLM's QuantizeMultiplierSmallerThanOneExp: a multiplier in (0, 1), shift in [-31, 0].
-bool multiplier_below_one(ImportContext& ctx, double real, const char* what, FixedPointMultiplier* out);
 // TFLM's QuantizeMultiplier for any positive multiplier the kernels can shift: [-31, 31].
 bool multiplier_any(ImportContext& ctx, double real, const char* what, FixedPointMultiplier* out);
 

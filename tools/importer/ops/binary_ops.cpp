@@ -14,10 +14,8 @@ namespace grt::tools {
 namespace {
 
 using binary::expect_broadcast;
-using binary::expect_operands;
 using binary::expect_per_tensor;
 using binary::expect_shared_type;
-using binary::type_suffix;
 using tflite::ActivationFunctionType;
 
 // The three tensors of a two-input operator as graphrt arguments: A, B, then Y.
@@ -57,7 +55,7 @@ bool expect_quantized_operands(ImportContext& ctx, DType dtype) {
 // ---- MUL ----
 
 bool convert_mul(ImportContext& ctx) {
-  if (!expect_operands(ctx, 2)) return false;
+  if (!expect_arity(ctx, 2, 2)) return false;
   DType dtype{};
   if (!expect_shared_type(ctx, {DType::Int8, DType::Int16, DType::Int32, DType::Float32}, &dtype)) return false;
   if (!expect_broadcast(ctx)) return false;
@@ -113,7 +111,7 @@ bool convert_quantized_div(ImportContext& ctx, ActivationFunctionType activation
 }
 
 bool convert_div(ImportContext& ctx) {
-  if (!expect_operands(ctx, 2)) return false;
+  if (!expect_arity(ctx, 2, 2)) return false;
   DType dtype{};
   if (!expect_shared_type(ctx, {DType::Int8, DType::Int32, DType::Float32}, &dtype)) return false;
   if (!expect_broadcast(ctx)) return false;
@@ -134,7 +132,7 @@ bool convert_div(ImportContext& ctx) {
 // ---- SQUARED_DIFFERENCE ----
 
 bool convert_squared_difference(ImportContext& ctx) {
-  if (!expect_operands(ctx, 2)) return false;
+  if (!expect_arity(ctx, 2, 2)) return false;
   DType dtype{};
   if (!expect_shared_type(ctx, {DType::Int8, DType::Int16, DType::Int32, DType::Float32}, &dtype)) return false;
   if (!expect_broadcast(ctx)) return false;
@@ -158,8 +156,8 @@ bool convert_squared_difference(ImportContext& ctx) {
   FixedPointMultiplier ma;
   FixedPointMultiplier mb;
   FixedPointMultiplier mo;
-  if (!binary::multiplier_below_one(ctx, static_cast<double>(sa) / twice_max, "input 0 multiplier", &ma) ||
-      !binary::multiplier_below_one(ctx, static_cast<double>(sb) / twice_max, "input 1 multiplier", &mb) ||
+  if (!multiplier_below_one(ctx, static_cast<double>(sa) / twice_max, "input 0 multiplier", &ma) ||
+      !multiplier_below_one(ctx, static_cast<double>(sb) / twice_max, "input 1 multiplier", &mb) ||
       !binary::multiplier_any(ctx, real_out, "output multiplier", &mo)) {
     return false;
   }
@@ -175,7 +173,7 @@ bool convert_squared_difference(ImportContext& ctx) {
 
 bool convert_add_n(ImportContext& ctx) {
   if (ctx.input_count() < 2) return ctx.fail("expects at least 2 inputs, has " + std::to_string(ctx.input_count()));
-  if (!expect_operands(ctx, ctx.input_count())) return false;
+  if (!expect_arity(ctx, ctx.input_count(), ctx.input_count())) return false;
   DType dtype{};
   if (!expect_shared_type(ctx, {DType::Int8, DType::Float32}, &dtype)) return false;
   const int32_t y = ctx.output_index(0);
@@ -198,8 +196,8 @@ bool convert_add_n(ImportContext& ctx) {
     const double twice_max = 2 * static_cast<double>(ctx.scale(first));
     FixedPointMultiplier in_m;
     FixedPointMultiplier out_m;
-    if (!binary::multiplier_below_one(ctx, static_cast<double>(ctx.scale(first)) / twice_max, "input multiplier", &in_m) ||
-        !binary::multiplier_below_one(ctx, twice_max / ((1 << kLeftShift) * static_cast<double>(ctx.scale(y))),
+    if (!multiplier_below_one(ctx, static_cast<double>(ctx.scale(first)) / twice_max, "input multiplier", &in_m) ||
+        !multiplier_below_one(ctx, twice_max / ((1 << kLeftShift) * static_cast<double>(ctx.scale(y))),
                                       "output multiplier", &out_m)) {
       return false;
     }
@@ -215,7 +213,7 @@ bool convert_add_n(ImportContext& ctx) {
 // ---- FLOOR_DIV and FLOOR_MOD (float32 only in TFLM) ----
 
 bool convert_floor(ImportContext& ctx, const char* kernel) {
-  if (!expect_operands(ctx, 2)) return false;
+  if (!expect_arity(ctx, 2, 2)) return false;
   DType dtype{};
   if (!expect_shared_type(ctx, {DType::Float32}, &dtype)) return false;
   if (!expect_broadcast(ctx)) return false;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "graphrt/tools/import_context.h"
+#include "converter_checks.h"
 #include "graphrt/tools/quantize_params.h"
 #include "reduce_common.h"
 
@@ -25,19 +26,6 @@ bool is_float(ImportContext& ctx, int32_t tensor) { return ctx.dtype(tensor) == 
 bool supported_activation(ActivationFunctionType a) {
   return a == ActivationFunctionType::NONE || a == ActivationFunctionType::RELU ||
          a == ActivationFunctionType::RELU_N1_TO_1 || a == ActivationFunctionType::RELU6;
-}
-
-bool expect_arity(ImportContext& ctx, int min_inputs, int max_inputs) {
-  if (ctx.input_count() < min_inputs || ctx.input_count() > max_inputs) {
-    return ctx.fail("expects " + std::to_string(min_inputs) +
-                    (min_inputs == max_inputs ? "" : " to " + std::to_string(max_inputs)) + " inputs, has " +
-                    std::to_string(ctx.input_count()));
-  }
-  if (ctx.output_count() != 1) return ctx.fail("expects 1 output, has " + std::to_string(ctx.output_count()));
-  for (int i = 0; i < min_inputs; ++i) {
-    if (!ctx.has_input(i)) return ctx.fail("input " + std::to_string(i) + " is missing");
-  }
-  return true;
 }
 
 struct Int8Range {

@@ -10,37 +10,13 @@
 #include <vector>
 
 #include "graphrt/tools/import_context.h"
+#include "converter_checks.h"
 #include "graphrt/tools/quantize_params.h"
 
 namespace grt::tools {
 namespace {
 
 using tflite::ActivationFunctionType;
-
-bool expect_arity(ImportContext& ctx, int min_inputs, int max_inputs) {
-  if (ctx.input_count() < min_inputs || ctx.input_count() > max_inputs) {
-    return ctx.fail("expects " + std::to_string(min_inputs) +
-                    (min_inputs == max_inputs ? "" : " to " + std::to_string(max_inputs)) + " inputs, has " +
-                    std::to_string(ctx.input_count()));
-  }
-  if (ctx.output_count() != 1) return ctx.fail("expects 1 output, has " + std::to_string(ctx.output_count()));
-  for (int i = 0; i < min_inputs; ++i) {
-    if (!ctx.has_input(i)) return ctx.fail("input " + std::to_string(i) + " is missing");
-  }
-  return true;
-}
-
-// Suffix of kernel names by element type: add_s8, requantize_s32_s16, ...
-const char* type_suffix(DType dtype) {
-  switch (dtype) {
-    case DType::Int8: return "s8";
-    case DType::UInt8: return "u8";
-    case DType::Int16: return "s16";
-    case DType::Int32: return "s32";
-    case DType::Float32: return "f32";
-    default: return nullptr;
-  }
-}
 
 int32_t type_min(DType dtype) {
   switch (dtype) {
@@ -86,14 +62,6 @@ bool broadcastable(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
   return true;
 }
 
-// TFLM's QuantizeMultiplierSmallerThanOneExp: only multipliers in (0, 1).
-bool smaller_than_one(ImportContext& ctx, double real, const char* what, FixedPointMultiplier* out) {
-  if (!(real > 0.0 && real < 1.0)) return ctx.fail(std::string(what) + " multiplier " + std::to_string(real) + " is not in (0, 1)");
-  *out = quantize_multiplier(real);
-  if (out->shift > 0 || out->shift < -31) return ctx.fail(std::string(what) + " multiplier is out of range");
-  return true;
-}
-
 // ADD's and SUB's rescaling (CalculateOpDataAdd / CalculateOpDataSub). ADD works in double
 // throughout; SUB takes the twice-max scale and both quotients in float first.
 struct RescaleParams {
@@ -120,8 +88,9 @@ bool rescale_params(ImportContext& ctx, bool subtract, int32_t a, int32_t b, int
     real_b = static_cast<double>(sb) / twice_max;
     real_out = twice_max / ((1 << p->left_shift) * static_cast<double>(sy));
   }
-  return smaller_than_one(ctx, real_a, "input 0", &p->a) && smaller_than_one(ctx, real_b, "input 1", &p->b) &&
-         smaller_than_one(ctx, real_out, "output", &p->out);
+  return multiplier_below_one(ctx, real_a, "input 0 multiplier", &p->a) &&
+         multiplier_below_one(ctx, real_b, "input 1 multiplier", &p->b) &&
+         multiplier_below_one(ctx, real_out, "output multiplier", &p->out);
 }
 
 bool convert_add_sub(ImportContext& ctx, bool subtract, ActivationFunctionType activation) {

@@ -5,23 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "converter_checks.h"
 #include "graphrt/tools/import_context.h"
 #include "movement_common.h"
 
 namespace grt::tools::movement {
 namespace {
-
-// Kernel name suffixes of the types CAST converts between.
-const char* cast_suffix(DType dtype) {
-  switch (dtype) {
-    case DType::Int8: return "s8";
-    case DType::Int16: return "s16";
-    case DType::Int32: return "s32";
-    case DType::Float32: return "f32";
-    case DType::Bool: return "bool";
-    default: return nullptr;
-  }
-}
 
 bool convert_cast(ImportContext& ctx) {
   if (!expect_operands(ctx, 1, 1)) return false;
@@ -39,7 +28,7 @@ bool convert_cast(ImportContext& ctx) {
     ctx.make_alias(output, input);
     return ctx.error().empty();
   }
-  ctx.add_node(std::string("cast_") + cast_suffix(from) + "_" + cast_suffix(to), {ArgDef::input(ctx.input(0)), ArgDef::output(ctx.output(0))});
+  ctx.add_node("cast_" + type_suffix(from) + "_" + type_suffix(to), {ArgDef::input(ctx.input(0)), ArgDef::output(ctx.output(0))});
   return ctx.error().empty();
 }
 

@@ -13,30 +13,6 @@
 
 namespace grt::tools::reduce_ops {
 
-bool expect_arity(ImportContext& ctx, int min_inputs, int max_inputs) {
-  if (ctx.input_count() < min_inputs || ctx.input_count() > max_inputs) {
-    return ctx.fail("expects " + std::to_string(min_inputs) +
-                    (min_inputs == max_inputs ? "" : " to " + std::to_string(max_inputs)) + " inputs, has " +
-                    std::to_string(ctx.input_count()));
-  }
-  if (ctx.output_count() != 1) return ctx.fail("expects 1 output, has " + std::to_string(ctx.output_count()));
-  for (int i = 0; i < min_inputs; ++i) {
-    if (!ctx.has_input(i)) return ctx.fail("input " + std::to_string(i) + " is missing");
-  }
-  return true;
-}
-
-const char* type_suffix(DType dtype) {
-  switch (dtype) {
-    case DType::Int8: return "s8";
-    case DType::Int16: return "s16";
-    case DType::Int32: return "s32";
-    case DType::Int64: return "i64";
-    case DType::Float32: return "f32";
-    default: return nullptr;
-  }
-}
-
 int64_t element_count(const std::vector<int64_t>& shape) {
   int64_t n = 1;
   for (const int64_t d : shape) {

@@ -8,15 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "converter_checks.h"
 #include "graphrt/tools/import_context.h"
 
 namespace grt::tools::reduce_ops {
-
-// One input count in [min, max], one output, the first min inputs present.
-bool expect_arity(ImportContext& ctx, int min_inputs, int max_inputs);
-
-// The kernel-name suffix of a dtype: s8, s16, s32, i64, f32 (nullptr for others).
-const char* type_suffix(DType dtype);
 
 // The product of a shape's dimensions, or -1 when a dimension is negative or the product
 // passes INT32_MAX (the kernels index with int32): converters refuse both.

@@ -19,7 +19,7 @@ bool convert_sum(ImportContext& ctx) { return reduce_ops::convert_mean_or_sum(ct
 // REDUCE_MAX / REDUCE_MIN: TFLM's EvalMinMaxHelper takes float32 and int8, the latter only
 // with the output quantized as the input.
 bool convert_min_max(ImportContext& ctx, const char* op) {
-  if (!reduce_ops::expect_arity(ctx, 2, 2)) return false;
+  if (!expect_arity(ctx, 2, 2)) return false;
   const int32_t input = ctx.input_index(0);
   const int32_t output = ctx.output_index(0);
   const DType dtype = ctx.dtype(input);
@@ -31,7 +31,7 @@ bool convert_min_max(ImportContext& ctx, const char* op) {
   }
   ReductionWalk walk;
   if (!reduce_ops::reduction_walk_for(ctx, &walk)) return false;
-  ctx.add_node(std::string(op) + "_" + reduce_ops::type_suffix(dtype), reduce_ops::reduction_args(ctx, walk));
+  ctx.add_node(std::string(op) + "_" + type_suffix(dtype), reduce_ops::reduction_args(ctx, walk));
   return ctx.error().empty();
 }
 
@@ -41,7 +41,7 @@ bool convert_reduce_min(ImportContext& ctx) { return convert_min_max(ctx, "reduc
 // ARG_MAX / ARG_MIN along one constant axis; int8 or float32 in, int32 or int64 indices out
 // (TFLM's kernel writes int32 only; int64 is TFLite's other output type, same indices).
 bool convert_arg_min_max(ImportContext& ctx, const char* op) {
-  if (!reduce_ops::expect_arity(ctx, 2, 2)) return false;
+  if (!expect_arity(ctx, 2, 2)) return false;
   const int32_t input = ctx.input_index(0);
   const int32_t output = ctx.output_index(0);
   const DType dtype = ctx.dtype(input);
@@ -54,7 +54,7 @@ bool convert_arg_min_max(ImportContext& ctx, const char* op) {
   if (!reduce_ops::reduction_walk_for(ctx, &walk)) return false;
   if (ctx.constant_bytes(ctx.input_index(1)).size() != sizeof(int32_t)) return ctx.fail("axis must hold one value");
   if (ctx.shape(output).size() + 1 != shape.size()) return ctx.fail("output must have rank input rank - 1");
-  ctx.add_node(std::string(op) + "_" + reduce_ops::type_suffix(dtype) + "_" + reduce_ops::type_suffix(index_type),
+  ctx.add_node(std::string(op) + "_" + type_suffix(dtype) + "_" + type_suffix(index_type),
                reduce_ops::reduction_args(ctx, walk));
   return ctx.error().empty();
 }
@@ -73,7 +73,7 @@ bool smaller_than_one(ImportContext& ctx, double real, FixedPointMultiplier* m) 
 
 // float32 and int8 as TFLM, int32 as TFLite; one constant int32 axis.
 bool convert_cumsum(ImportContext& ctx) {
-  if (!reduce_ops::expect_arity(ctx, 2, 2)) return false;
+  if (!expect_arity(ctx, 2, 2)) return false;
   const int32_t input = ctx.input_index(0);
   const int32_t output = ctx.output_index(0);
   const DType dtype = ctx.dtype(input);
@@ -132,7 +132,7 @@ bool convert_cumsum(ImportContext& ctx) {
       args.push_back(ArgDef::integer(v));
     }
   }
-  ctx.add_node(std::string("cumsum_") + reduce_ops::type_suffix(dtype), std::move(args));
+  ctx.add_node(std::string("cumsum_") + type_suffix(dtype), std::move(args));
   return ctx.error().empty();
 }
 

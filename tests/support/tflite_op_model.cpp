@@ -1,6 +1,7 @@
-#include "tflite_model_builder.h"
+#include "tflite_op_model.h"
 
 #include <algorithm>
+#include <tuple>
 #include <utility>
 
 namespace grt::test {
@@ -42,7 +43,10 @@ std::vector<uint8_t> build_tflite(const TfliteModelSpec& spec) {
     if (found == keys.end()) found = keys.insert(keys.end(), key);
     uint32_t code_index = static_cast<uint32_t>(found - keys.begin());
     if (op.opcode_index >= 0) code_index = static_cast<uint32_t>(op.opcode_index);
-    operators.push_back(tflite::CreateOperatorDirect(fbb, code_index, &op.inputs, &op.outputs));
+    tflite::BuiltinOptions options_type = tflite::BuiltinOptions::NONE;
+    flatbuffers::Offset<void> options;
+    if (op.options) std::tie(options_type, options) = op.options(fbb);
+    operators.push_back(tflite::CreateOperatorDirect(fbb, code_index, &op.inputs, &op.outputs, options_type, options));
   }
   std::vector<flatbuffers::Offset<tflite::OperatorCode>> codes;
   for (const CodeKey& key : keys) {
@@ -68,6 +72,32 @@ TfliteModelSpec single_reshape_model(int32_t n) {
   spec.inputs = {x};
   spec.outputs = {y};
   return spec;
+}
+
+BuiltinOptionsWriter builtin_options(tflite::BuiltinOptions type, OptionsTableWriter table) {
+  return [type, table = std::move(table)](flatbuffers::FlatBufferBuilder& fbb) {
+    return std::make_pair(type, table ? table(fbb) : flatbuffers::Offset<void>());
+  };
+}
+
+std::vector<uint8_t> one_op_tflite(tflite::BuiltinOperator op, const std::vector<OpTensor>& tensors,
+                                   const std::vector<int32_t>& inputs, const std::vector<int32_t>& outputs,
+                                   const BuiltinOptionsWriter& options) {
+  TfliteModelSpec spec;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const OpTensor& t = tensors[i];
+    TfliteTensorSpec tensor{.name = "t" + std::to_string(i), .type = t.type, .shape = t.shape, .data = t.data};
+    if (t.scale > 0.0f) {
+      tensor.scale = {t.scale};
+      tensor.zero_point = {t.zero_point};
+    }
+    const int32_t index = spec.add_tensor(std::move(tensor));
+    const bool read = std::find(inputs.begin(), inputs.end(), index) != inputs.end();
+    if (read && t.data.empty()) spec.inputs.push_back(index);
+  }
+  spec.add_op(op, inputs, outputs, options);
+  spec.outputs = outputs;
+  return build_tflite(spec);
 }
 
 }  // namespace grt::test
