@@ -5,7 +5,7 @@
 #include <set>
 #include <sstream>
 
-#include "../unit/importer/tflite_model_builder.h"
+#include "tflite_op_model.h"
 #include "cli_runner.h"
 #include "graphrt/tools/import_context.h"
 #include "graphrt/tools/tflite_operator_codes.h"
@@ -104,15 +104,15 @@ TEST(CliOperators, JsonListsEachOperatorWithItsDtypes) {
   const CliResult r = run_graphrt({"import", "--list-operators", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string error;
-  const auto doc = parse_json(r.out, &error);
+  auto doc = parse_json(r.out, &error);
   ASSERT_TRUE(doc) << error;
-  const std::vector<Json>& operators = (*doc)["operators"].array;
+  const Json& operators = (*doc)["operators"];
   const std::vector<tools::SupportedOperator> expected = tools::supported_operators(tools::builtin_converters());
   ASSERT_EQ(operators.size(), expected.size());
   for (size_t i = 0; i < expected.size(); ++i) {
-    EXPECT_EQ(operators[i]["name"].string, expected[i].name);
+    EXPECT_EQ(operators[i]["name"], expected[i].name);
     std::vector<std::string> dtypes;
-    for (const Json& dtype : operators[i]["dtypes"].array) dtypes.push_back(dtype.string);
+    for (const Json& dtype : operators[i]["dtypes"]) dtypes.push_back(dtype.get<std::string>());
     EXPECT_EQ(dtypes, expected[i].dtypes) << expected[i].name;
   }
 }

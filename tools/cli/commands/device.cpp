@@ -15,7 +15,7 @@
 #include "../files.h"
 #include "../format.h"
 #include "../host_executor.h"
-#include "../json_writer.h"
+#include "../json.h"
 #include "../model_file.h"
 #include "../report.h"
 #include "../table.h"
@@ -196,19 +196,22 @@ bool run_inferences(const CommandSpec& spec, Session* s, uint64_t repeat, bool p
   return true;
 }
 
-void memory_json(JsonWriter& j, const grt_eval_report& report) {
-  j.key("memory").begin_object();
-  j.key("blob_bytes").value(uint64_t{report.blob_bytes}).key("bookkeeping_bytes").value(uint64_t{report.bookkeeping_bytes});
-  j.key("pool_bytes").value(uint64_t{report.pool_bytes}).key("input_copy_bytes").value(uint64_t{report.input_staging_bytes});
-  j.key("ram_area_bytes").value(uint64_t{report.ram_area_bytes});
-  j.key("stack_high_water_bytes").value(uint64_t{report.stack_high_water_bytes}).key("stack_bytes").value(uint64_t{report.stack_size_bytes});
-  j.end_object();
+void memory_json(Json& j, const grt_eval_report& report) {
+  j["memory"] = Json{{"blob_bytes", uint64_t{report.blob_bytes}},
+                     {"bookkeeping_bytes", uint64_t{report.bookkeeping_bytes}},
+                     {"pool_bytes", uint64_t{report.pool_bytes}},
+                     {"input_copy_bytes", uint64_t{report.input_staging_bytes}},
+                     {"ram_area_bytes", uint64_t{report.ram_area_bytes}},
+                     {"stack_high_water_bytes", uint64_t{report.stack_high_water_bytes}},
+                     {"stack_bytes", uint64_t{report.stack_size_bytes}}};
 }
 
-void device_json(JsonWriter& j, const Session& s) {
-  j.key("device").begin_object().key("target").value(s.hello.target).key("clock_hz").value(uint64_t{s.hello.clock_hz});
-  j.key("ram_area_bytes").value(uint64_t{s.hello.ram_area_bytes}).key("protocol_version").value(uint64_t{s.hello.protocol_version});
-  j.key("qemu").value(s.under_qemu()).end_object();
+void device_json(Json& j, const Session& s) {
+  j["device"] = Json{{"target", s.hello.target},
+                     {"clock_hz", uint64_t{s.hello.clock_hz}},
+                     {"ram_area_bytes", uint64_t{s.hello.ram_area_bytes}},
+                     {"protocol_version", uint64_t{s.hello.protocol_version}},
+                     {"qemu", s.under_qemu()}};
 }
 
 void print_memory(const grt_eval_report& r) {
@@ -263,15 +266,11 @@ int device_info(std::vector<std::string> args) {
     if (!s.client->report(&*report)) return fail(kInfoSpec.name, s.error());
   }
   if (parsed->has("json")) {
-    JsonWriter j;
-    j.begin_object();
+    Json j = Json::object();
     device_json(j, s);
-    j.key("kernels").begin_array();
-    for (const std::string& k : kernels) j.value(k);
-    j.end_array();
+    j["kernels"] = kernels;
     if (report) memory_json(j, *report);
-    j.end_object();
-    std::printf("%s\n", j.text().c_str());
+    std::printf("%s\n", json_text(j).c_str());
     return kExitOk;
   }
   std::printf("device: %s\nprotocol: version %u, frames of up to %u bytes\ncore clock: %.3f MHz\nRAM area: %s\nkernels (%zu):",
@@ -333,32 +332,28 @@ int device_run_or_bench(const CommandSpec& spec, bool bench, const std::vector<s
   const double hi = *std::max_element(cycles.begin(), cycles.end());
 
   if (parsed->has("json")) {
-    JsonWriter j;
-    j.begin_object();
+    Json j = Json::object();
     device_json(j, s);
-    j.key("outputs").begin_array();
+    Json output_list = Json::array();
     for (uint32_t o = 0; o < outputs.size(); ++o) {
-      j.begin_object().key("name").value(file.model.tensors[file.model.outputs[o]].name).key("bytes").value(uint64_t{outputs[o].size()});
-      j.key("path");
-      written[o].empty() ? j.null() : j.value(written[o]);
-      j.end_object();
+      output_list.push_back(Json{{"name", file.model.tensors[file.model.outputs[o]].name},
+                                 {"bytes", uint64_t{outputs[o].size()}},
+                                 {"path", written[o].empty() ? Json(nullptr) : Json(written[o])}});
     }
-    j.end_array();
-    j.key("runs").value(repeat).key("cycles_per_run").begin_object();
-    j.key("min").value(lo).key("median").value(med).key("max").value(hi).end_object();
-    if (s.under_qemu()) j.key("instructions_per_run").value(to_instructions(s, med));
+    j["outputs"] = output_list;
+    j["runs"] = repeat;
+    j["cycles_per_run"] = Json{{"min", lo}, {"median", med}, {"max", hi}};
+    if (s.under_qemu()) j["instructions_per_run"] = to_instructions(s, med);
     if (profile) {
-      j.key("nodes").begin_array();
+      Json node_list = Json::array();
       for (size_t n = 0; n < nodes.size(); ++n) {
-        j.begin_object().key("node").value(uint64_t{n}).key("kernel").value(file.model.kernels[file.model.nodes[n].kernel]);
-        j.key("cycles").value(nodes[n]).end_object();
+        node_list.push_back(Json{{"node", uint64_t{n}}, {"kernel", file.model.kernels[file.model.nodes[n].kernel]}, {"cycles", nodes[n]}});
       }
-      j.end_array();
-      j.key("profiled_cycles").value(report.profiled_cycles);
+      j["nodes"] = node_list;
+      j["profiled_cycles"] = report.profiled_cycles;
     }
     memory_json(j, report);
-    j.end_object();
-    std::printf("%s\n", j.text().c_str());
+    std::printf("%s\n", json_text(j).c_str());
     return kExitOk;
   }
   std::printf("device: %s\n", s.hello.target.c_str());
