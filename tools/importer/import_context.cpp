@@ -83,6 +83,12 @@ DType ImportContext::dtype(int32_t tflite_index) const {
     case tflite::TensorType::INT64: return DType::Int64;
     case tflite::TensorType::FLOAT32: return DType::Float32;
     case tflite::TensorType::BOOL: return DType::Bool;
+    case tflite::TensorType::UINT32:
+      if (unsigned_words_) return DType::Int32;
+      break;
+    case tflite::TensorType::UINT64:
+      if (unsigned_words_) return DType::Int64;
+      break;
     default: break;
   }
   // dtype() is const for converters' convenience; recording the failure is not a change of
@@ -93,6 +99,11 @@ DType ImportContext::dtype(int32_t tflite_index) const {
                                          (type_name[0] != '\0' ? type_name : std::to_string(static_cast<int>(t->type()))) +
                                          ", which graphrt does not support");
   return DType::Int8;
+}
+
+bool ImportContext::is_unsigned_word(int32_t tflite_index) const {
+  const tflite::Tensor* t = tensor(tflite_index);
+  return t != nullptr && (t->type() == tflite::TensorType::UINT32 || t->type() == tflite::TensorType::UINT64);
 }
 
 bool ImportContext::is_model_input(int32_t tflite_index) const { return contains(subgraph_->inputs(), tflite_index); }
@@ -301,6 +312,24 @@ void ConverterTable::add(tflite::BuiltinOperator op, OpConverter converter) {
   entries.emplace_back(op, converter);
 }
 
+void ConverterTable::add_custom(const std::string& name, OpConverter converter) {
+  if (find_custom(name) != nullptr) throw std::logic_error("two converters registered for CUSTOM:" + name);
+  custom_entries.emplace_back(name, converter);
+}
+
+OpConverter ConverterTable::find_custom(std::string_view name) const {
+  for (const auto& [custom, converter] : custom_entries) {
+    if (custom == name) return converter;
+  }
+  return nullptr;
+}
+
+OpConverter ConverterTable::find(const tflite::OperatorCode& code) const {
+  const tflite::BuiltinOperator op = builtin_code(code);
+  if (op != tflite::BuiltinOperator::CUSTOM) return find(op);
+  return code.custom_code() == nullptr ? nullptr : find_custom(code.custom_code()->string_view());
+}
+
 OpConverter ConverterTable::find(tflite::BuiltinOperator op) const {
   for (const auto& [code, converter] : entries) {
     if (code == op) return converter;
@@ -320,6 +349,7 @@ const ConverterTable& builtin_converters() {
     register_binary_ops(t);
     register_movement_ops(t);
     register_reduce_ops(t);
+    register_signal_ops(t);
     return t;
   }();
   return table;
