@@ -11,7 +11,8 @@ golden="$zoo/golden/$model"
 prefix="$(pwd)/build/prefix"
 
 if [ ! -f build/release/build.ninja ]; then
-  cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DGRT_WARNINGS_AS_ERRORS=ON >/dev/null
+  cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DGRT_WARNINGS_AS_ERRORS=ON -DGRT_BUILD_TESTS=OFF \
+    -DGRT_BUILD_BENCHMARKS=OFF >/dev/null
 fi
 cmake --build build/release
 if [ ! -f build/cortex-m4/build.ninja ]; then cmake --preset cortex-m4 >/dev/null; fi

@@ -2,13 +2,26 @@
 # Proves the README on a machine that has nothing: builds a Debian 12 minbase root with
 # debootstrap, clones this checkout (its committed HEAD) into it with the model zoo beside
 # it, and runs there, as root with nothing preinstalled:
-#   bash scripts/demo.sh, bash scripts/test.sh, and the Cortex-M4 build (cmake --preset cortex-m4).
+#   bash scripts/demo.sh, bash scripts/test.sh, and the Cortex-M4 build (cmake --preset cortex-m4);
+# with --ci, the demo and then the whole of .ci/run (which starts with the test command and
+# builds every Cortex-M target), so CI proves everything on the fresh root and builds it once.
 # Needs root (debootstrap, chroot, mounts) and Debian's package mirror.
-#   fresh-machine-check.sh [ROOT]     ROOT defaults to build/fresh-machine (removed first)
+#   fresh-machine-check.sh [--ci] [ROOT]     ROOT defaults to build/fresh-machine (removed first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="$(pwd)"
-zoo="$(cd "${GRT_MODEL_ZOO:-../shared}" && pwd)"
+zoo="$(cd "${GRT_MODEL_ZOO:-../shared}" && pwd -P)"
+inside='bash scripts/demo.sh
+    bash scripts/test.sh
+    bash tests/target/fetch-mbedtls-source.sh
+    cmake --preset cortex-m4 >/dev/null
+    cmake --build --preset cortex-m4
+    ctest --preset cortex-m4'
+if [ "${1:-}" = "--ci" ]; then
+  inside='bash scripts/demo.sh
+    GRT_CI_IN_FRESH_ROOT=1 bash .ci/run'
+  shift
+fi
 root="${1:-build/fresh-machine}"
 mirror="${GRT_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 
@@ -16,7 +29,7 @@ if [ "$(id -u)" -ne 0 ]; then
   echo "fresh-machine-check: needs root (debootstrap, chroot and mounts)" >&2
   exit 1
 fi
-command -v debootstrap >/dev/null || bash scripts/install-deps.sh
+bash scripts/install-deps.sh fresh
 
 mounted=()
 cleanup() {
@@ -36,20 +49,13 @@ mkdir -p "$root/work"
 git clone -q --no-hardlinks "$repo" "$root/work/graphrt"
 cp -a "$zoo" "$root/work/shared"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
-for fs in proc sys dev dev/pts; do
+for fs in proc sys dev dev/pts dev/shm; do
   mount --bind "/$fs" "$root/$fs"
   mounted+=("$root/$fs")
 done
 
-echo "fresh-machine-check: the README's commands and the Cortex-M4 build inside the fresh root"
+echo "fresh-machine-check: inside the fresh root:" $inside
 chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin CI=true LANG=C.UTF-8 \
-  /bin/bash -euo pipefail -c '
-    cd /work/graphrt
-    bash scripts/demo.sh
-    bash scripts/test.sh
-    bash tests/target/fetch-mbedtls-source.sh
-    cmake --preset cortex-m4 >/dev/null
-    cmake --build --preset cortex-m4
-    ctest --preset cortex-m4
-  '
+  /bin/bash -euo pipefail -c "cd /work/graphrt
+    $inside"
 echo "fresh-machine-check: passed on a fresh Debian 12 root"

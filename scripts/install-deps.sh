@@ -3,6 +3,7 @@
 # already there; uses sudo when not run as root.
 #   install-deps.sh        everything the test suite, CI and every cross build use
 #   install-deps.sh demo   only what the demo needs: the host tools and the runtime
+#   install-deps.sh fresh  only what scripts/fresh-machine-check.sh needs (debootstrap, git)
 set -euo pipefail
 
 demo_packages=(
@@ -23,6 +24,7 @@ all_packages=(
 
 case "${1:-all}" in
   demo) packages=("${demo_packages[@]}") ;;
+  fresh) packages=(debootstrap git) ;;
   all) packages=("${all_packages[@]}") ;;
   *) echo "install-deps: unknown profile '$1' (demo or all)" >&2; exit 2 ;;
 esac

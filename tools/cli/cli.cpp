@@ -25,6 +25,7 @@ constexpr Command kCommands[] = {
     {"run", "run a blob on the host with a chosen memory strategy", run_run_command},
     {"bin2c", "write a blob as an aligned C array in a flash section", run_bin2c_command},
     {"kernels", "write the kernel table of just a model's kernels, as C", run_kernels_command},
+    {"aot", "write a model as C that calls its kernels directly (no loader)", run_aot_command},
     {"bench", "measure the executor's per-node dispatch cost", run_bench_command},
     {"keygen", "make an ECDSA P-256 key pair for signing models", run_keygen_command},
     {"sign", "wrap a blob in a signed envelope (digest, signature, key id, version)", run_sign_command},

@@ -12,6 +12,7 @@ int run_plan_command(const std::vector<std::string>& args);
 int run_run_command(const std::vector<std::string>& args);
 int run_bin2c_command(const std::vector<std::string>& args);
 int run_kernels_command(const std::vector<std::string>& args);
+int run_aot_command(const std::vector<std::string>& args);
 int run_bench_command(const std::vector<std::string>& args);
 int run_keygen_command(const std::vector<std::string>& args);
 int run_sign_command(const std::vector<std::string>& args);

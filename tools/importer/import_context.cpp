@@ -1,5 +1,6 @@
 #include "graphrt/tools/import_context.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <stdexcept>
@@ -307,19 +308,25 @@ bool ImportContext::fail(std::string message) {
   return false;
 }
 
-void ConverterTable::add(tflite::BuiltinOperator op, OpConverter converter) {
-  if (find(op) != nullptr) throw std::logic_error("two converters registered for " + builtin_name(op));
-  entries.emplace_back(op, converter);
+DTypeList every_dtype() {
+  DTypeList names;
+  for (const DType dtype : fb::EnumValuesDType()) names.emplace_back(dtype_name(dtype));
+  return names;
 }
 
-void ConverterTable::add_custom(const std::string& name, OpConverter converter) {
+void ConverterTable::add(tflite::BuiltinOperator op, OpConverter converter, DTypeList dtypes) {
+  if (find(op) != nullptr) throw std::logic_error("two converters registered for " + builtin_name(op));
+  entries.push_back({op, converter, std::move(dtypes)});
+}
+
+void ConverterTable::add_custom(const std::string& name, OpConverter converter, DTypeList dtypes) {
   if (find_custom(name) != nullptr) throw std::logic_error("two converters registered for CUSTOM:" + name);
-  custom_entries.emplace_back(name, converter);
+  custom_entries.push_back({name, converter, std::move(dtypes)});
 }
 
 OpConverter ConverterTable::find_custom(std::string_view name) const {
-  for (const auto& [custom, converter] : custom_entries) {
-    if (custom == name) return converter;
+  for (const CustomConverterEntry& entry : custom_entries) {
+    if (entry.name == name) return entry.converter;
   }
   return nullptr;
 }
@@ -331,10 +338,18 @@ OpConverter ConverterTable::find(const tflite::OperatorCode& code) const {
 }
 
 OpConverter ConverterTable::find(tflite::BuiltinOperator op) const {
-  for (const auto& [code, converter] : entries) {
-    if (code == op) return converter;
+  for (const ConverterEntry& entry : entries) {
+    if (entry.op == op) return entry.converter;
   }
   return nullptr;
+}
+
+std::vector<SupportedOperator> supported_operators(const ConverterTable& table) {
+  std::vector<SupportedOperator> list;
+  for (const ConverterEntry& entry : table.entries) list.push_back({builtin_name(entry.op), entry.dtypes});
+  for (const CustomConverterEntry& entry : table.custom_entries) list.push_back({"CUSTOM:" + entry.name, entry.dtypes});
+  std::sort(list.begin(), list.end(), [](const SupportedOperator& a, const SupportedOperator& b) { return a.name < b.name; });
+  return list;
 }
 
 const ConverterTable& builtin_converters() {

@@ -31,9 +31,9 @@ bool convert_by_failing(tools::ImportContext& ctx) { return ctx.fail("int4 weigh
 const tools::ConverterTable& test_converters() {
   static const tools::ConverterTable table = [] {
     tools::ConverterTable t = tools::builtin_converters();
-    std::erase_if(t.entries, [](const auto& e) { return e.first == BuiltinOperator::ABS || e.first == BuiltinOperator::FLOOR; });
-    t.add(BuiltinOperator::ABS, convert_as_copy);
-    t.add(BuiltinOperator::FLOOR, convert_by_failing);
+    std::erase_if(t.entries, [](const auto& e) { return e.op == BuiltinOperator::ABS || e.op == BuiltinOperator::FLOOR; });
+    t.add(BuiltinOperator::ABS, convert_as_copy, {"int32"});
+    t.add(BuiltinOperator::FLOOR, convert_by_failing, {"float32"});
     return t;
   }();
   return table;
@@ -342,8 +342,8 @@ TEST(ImportTflite, ModelInputsFeedingParametersStayActivations) {
 
 TEST(ConverterTable, RegisteringAnOperatorTwiceThrows) {
   tools::ConverterTable table;
-  table.add(BuiltinOperator::ABS, convert_as_copy);
-  EXPECT_THROW(table.add(BuiltinOperator::ABS, convert_as_copy), std::logic_error);
+  table.add(BuiltinOperator::ABS, convert_as_copy, {"int8"});
+  EXPECT_THROW(table.add(BuiltinOperator::ABS, convert_as_copy, {"int8"}), std::logic_error);
   EXPECT_EQ(table.find(BuiltinOperator::ABS), &convert_as_copy);
   EXPECT_EQ(table.find(BuiltinOperator::ADD), nullptr);
 }

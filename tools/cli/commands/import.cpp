@@ -1,6 +1,7 @@
 // graphrt import IN.tflite -o OUT.grt [--algorithm NAME] [--sign K.pem --key-id ID
 // --model-version N]: a TensorFlow Lite model in, a planned (and optionally signed) graphrt
-// blob out.
+// blob out. graphrt import --list-operators [--json | --markdown]: what it converts.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -10,8 +11,10 @@
 #include "../commands.h"
 #include "../files.h"
 #include "../host_executor.h"
+#include "../json_writer.h"
 #include "../resource_limits.h"
 #include "../report.h"
+#include "graphrt/tools/import_context.h"
 #include "graphrt/tools/importer.h"
 #include "graphrt/tools/memory_plan.h"
 #include "graphrt/tools/planner.h"
@@ -22,13 +25,16 @@ namespace {
 
 const CommandSpec kSpec{
     "import",
-    "IN.tflite -o OUT.grt [--algorithm NAME] [--sign K.pem --key-id ID --model-version N]",
+    "IN.tflite -o OUT.grt [--algorithm NAME] [--sign K.pem --key-id ID --model-version N]\n"
+    "       graphrt import --list-operators [--json | --markdown]",
     "Converts a TensorFlow Lite model to a graphrt blob with its static memory plan.",
     "The model is named after the input file's stem. Operators without a converter are\n"
     "listed by name and count, and nothing is written.\n"
     "Algorithms: greedy_by_size, greedy_by_conflicts, search, best (the default: all three,\n"
     "the smallest plan wins). `graphrt plan` compares them on a blob.\n"
-    "With --sign the blob is written inside a signed envelope, as `graphrt sign` makes it.",
+    "With --sign the blob is written inside a signed envelope, as `graphrt sign` makes it.\n"
+    "--list-operators prints the TFLite operators the importer converts and the dtypes each\n"
+    "accepts, one per line, sorted by name (docs/operators.md is made from --markdown).",
     {"IN.tflite"},
     {
         {"output", 'o', "OUT.grt", false, "where to write the blob (required)"},
@@ -38,8 +44,71 @@ const CommandSpec kSpec{
         {"model-version", 0, "N", false, "with --sign: the monotonic model version (anti-rollback)"},
         max_input_option(),
         max_memory_option(),
+        {"list-operators", 0, "", false, "print the supported operators and their dtypes, and exit"},
+        {"json", 0, "", false, "with --list-operators: print JSON"},
+        {"markdown", 0, "", false, "with --list-operators: print a Markdown table"},
     },
 };
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+
+// "ABS               int8, int16, float32": names padded to one column.
+void print_operators_text(const std::vector<grt::tools::SupportedOperator>& operators) {
+  size_t width = 0;
+  for (const auto& op : operators) width = std::max(width, op.name.size());
+  for (const auto& op : operators) {
+    std::printf("%s%s  %s\n", op.name.c_str(), std::string(width - op.name.size(), ' ').c_str(), joined(op.dtypes).c_str());
+  }
+}
+
+void print_operators_json(const std::vector<grt::tools::SupportedOperator>& operators) {
+  JsonWriter j;
+  j.begin_object().key("operators").begin_array();
+  for (const auto& op : operators) {
+    j.begin_object().key("name").value(op.name).key("dtypes").begin_array();
+    for (const std::string& dtype : op.dtypes) j.value(dtype);
+    j.end_array().end_object();
+  }
+  j.end_array().end_object();
+  std::printf("%s\n", j.text().c_str());
+}
+
+void print_operators_markdown(const std::vector<grt::tools::SupportedOperator>& operators) {
+  std::printf("| Operator | Dtypes |\n| --- | --- |\n");
+  for (const auto& op : operators) std::printf("| `%s` | %s |\n", op.name.c_str(), joined(op.dtypes).c_str());
+}
+
+// --list-operators takes no IN.tflite: the same options, parsed without the positional.
+bool lists_operators(const std::vector<std::string>& args) {
+  const auto options_end = std::find(args.begin(), args.end(), "--");
+  return std::find(args.begin(), options_end, "--list-operators") != options_end;
+}
+
+int list_operators(const std::vector<std::string>& args) {
+  CommandSpec spec = kSpec;
+  spec.positionals.clear();
+  int exit_code = kExitOk;
+  const auto parsed_args = parse_or_exit(spec, args, &exit_code);
+  if (!parsed_args) return exit_code;
+  const ParsedArgs& parsed = *parsed_args;
+  for (const char* option : {"output", "algorithm", "sign", "key-id", "model-version", "max-input-bytes", "max-memory"}) {
+    if (parsed.has(option)) return usage_error(kSpec.name, std::string("--") + option + " does not go with --list-operators");
+  }
+  if (parsed.has("json") && parsed.has("markdown")) return usage_error(kSpec.name, "--json and --markdown exclude each other");
+  const std::vector<grt::tools::SupportedOperator> operators = grt::tools::supported_operators(grt::tools::builtin_converters());
+  if (parsed.has("json")) {
+    print_operators_json(operators);
+  } else if (parsed.has("markdown")) {
+    print_operators_markdown(operators);
+  } else {
+    print_operators_text(operators);
+  }
+  return kExitOk;
+}
 
 // "unsupported operators: SVDF x2, CUSTOM:SignalWindow x1", for when the importer gave
 // the list but no message of its own.
@@ -58,9 +127,11 @@ std::string unsupported_message(const tools::ImportResult& result) {
 
 int run_import_command(const std::vector<std::string>& args) {
   using namespace grt::cli;
+  if (lists_operators(args)) return list_operators(args);
   int exit_code = kExitOk;
   const auto parsed = parse_or_exit(kSpec, args, &exit_code);
   if (!parsed) return exit_code;
+  if (parsed->has("json") || parsed->has("markdown")) return usage_error(kSpec.name, "--json and --markdown go with --list-operators");
   const std::string& path = parsed->positionals()[0];
   const std::optional<std::string> output = parsed->value("output");
   if (!output) return usage_error(kSpec.name, "-o OUT.grt is required");

@@ -302,26 +302,26 @@ bool convert_prelu(ImportContext& ctx) {
 
 void register_activation_ops(ConverterTable& table) {
   using tflite::BuiltinOperator;
-  table.add(BuiltinOperator::LOGISTIC, convert_logistic);
-  table.add(BuiltinOperator::TANH, convert_tanh);
-  table.add(BuiltinOperator::RELU, convert_relu);
-  table.add(BuiltinOperator::RELU6, convert_relu6);
-  table.add(BuiltinOperator::RELU_N1_TO_1, convert_relu_n1_to_1);
-  table.add(BuiltinOperator::HARD_SWISH, convert_hard_swish);
-  table.add(BuiltinOperator::PRELU, convert_prelu);
-  table.add(BuiltinOperator::ELU, convert_elu);
-  table.add(BuiltinOperator::ABS, convert_abs);
-  table.add(BuiltinOperator::RSQRT, convert_rsqrt);
-  table.add(BuiltinOperator::NEG, [](ImportContext& ctx) { return convert_float_only(ctx, "neg_f32"); });
-  table.add(BuiltinOperator::EXP, [](ImportContext& ctx) { return convert_float_only(ctx, "exp_f32"); });
-  table.add(BuiltinOperator::LOG, [](ImportContext& ctx) { return convert_float_only(ctx, "log_f32"); });
-  table.add(BuiltinOperator::SQRT, [](ImportContext& ctx) { return convert_float_only(ctx, "sqrt_f32"); });
-  table.add(BuiltinOperator::SQUARE, [](ImportContext& ctx) { return convert_float_only(ctx, "square_f32"); });
-  table.add(BuiltinOperator::SIN, [](ImportContext& ctx) { return convert_float_only(ctx, "sin_f32"); });
-  table.add(BuiltinOperator::COS, [](ImportContext& ctx) { return convert_float_only(ctx, "cos_f32"); });
-  table.add(BuiltinOperator::FLOOR, [](ImportContext& ctx) { return convert_float_only(ctx, "floor_f32"); });
-  table.add(BuiltinOperator::CEIL, [](ImportContext& ctx) { return convert_float_only(ctx, "ceil_f32"); });
-  table.add(BuiltinOperator::ROUND, [](ImportContext& ctx) { return convert_float_only(ctx, "round_f32"); });
+  table.add(BuiltinOperator::LOGISTIC, convert_logistic, {"int8", "float32"});
+  table.add(BuiltinOperator::TANH, convert_tanh, {"int8", "float32"});
+  table.add(BuiltinOperator::RELU, convert_relu, {"int8", "int16", "float32"});
+  table.add(BuiltinOperator::RELU6, convert_relu6, {"int8", "int16", "float32"});
+  table.add(BuiltinOperator::RELU_N1_TO_1, convert_relu_n1_to_1, {"int8", "int16", "float32"});
+  table.add(BuiltinOperator::HARD_SWISH, convert_hard_swish, {"int8", "float32"});
+  table.add(BuiltinOperator::PRELU, convert_prelu, {"int8", "int16 (int8 alpha)", "float32"});
+  table.add(BuiltinOperator::ELU, convert_elu, {"int8", "float32"});
+  table.add(BuiltinOperator::ABS, convert_abs, {"int8", "int16", "float32"});
+  table.add(BuiltinOperator::RSQRT, convert_rsqrt, {"int8", "float32"});
+  table.add(BuiltinOperator::NEG, [](ImportContext& ctx) { return convert_float_only(ctx, "neg_f32"); }, {"float32"});
+  table.add(BuiltinOperator::EXP, [](ImportContext& ctx) { return convert_float_only(ctx, "exp_f32"); }, {"float32"});
+  table.add(BuiltinOperator::LOG, [](ImportContext& ctx) { return convert_float_only(ctx, "log_f32"); }, {"float32"});
+  table.add(BuiltinOperator::SQRT, [](ImportContext& ctx) { return convert_float_only(ctx, "sqrt_f32"); }, {"float32"});
+  table.add(BuiltinOperator::SQUARE, [](ImportContext& ctx) { return convert_float_only(ctx, "square_f32"); }, {"float32"});
+  table.add(BuiltinOperator::SIN, [](ImportContext& ctx) { return convert_float_only(ctx, "sin_f32"); }, {"float32"});
+  table.add(BuiltinOperator::COS, [](ImportContext& ctx) { return convert_float_only(ctx, "cos_f32"); }, {"float32"});
+  table.add(BuiltinOperator::FLOOR, [](ImportContext& ctx) { return convert_float_only(ctx, "floor_f32"); }, {"float32"});
+  table.add(BuiltinOperator::CEIL, [](ImportContext& ctx) { return convert_float_only(ctx, "ceil_f32"); }, {"float32"});
+  table.add(BuiltinOperator::ROUND, [](ImportContext& ctx) { return convert_float_only(ctx, "round_f32"); }, {"float32"});
 }
 
 }  // namespace grt::tools

@@ -118,18 +118,18 @@ bool convert_logical_not(ImportContext& ctx) { return convert_logical(ctx, "logi
 }  // namespace
 
 void register_binary_compare_ops(ConverterTable& table) {
-  table.add(tflite::BuiltinOperator::MAXIMUM, convert_maximum);
-  table.add(tflite::BuiltinOperator::MINIMUM, convert_minimum);
-  table.add(tflite::BuiltinOperator::EQUAL, convert_equal);
-  table.add(tflite::BuiltinOperator::NOT_EQUAL, convert_not_equal);
-  table.add(tflite::BuiltinOperator::GREATER, convert_greater);
-  table.add(tflite::BuiltinOperator::GREATER_EQUAL, convert_greater_equal);
-  table.add(tflite::BuiltinOperator::LESS, convert_less);
-  table.add(tflite::BuiltinOperator::LESS_EQUAL, convert_less_equal);
-  table.add(tflite::BuiltinOperator::SELECT_V2, convert_select_v2);
-  table.add(tflite::BuiltinOperator::LOGICAL_AND, convert_logical_and);
-  table.add(tflite::BuiltinOperator::LOGICAL_OR, convert_logical_or);
-  table.add(tflite::BuiltinOperator::LOGICAL_NOT, convert_logical_not);
+  table.add(tflite::BuiltinOperator::MAXIMUM, convert_maximum, {"int8", "int16", "int32", "int64", "float32"});
+  table.add(tflite::BuiltinOperator::MINIMUM, convert_minimum, {"int8", "int16", "int32", "int64", "float32"});
+  table.add(tflite::BuiltinOperator::EQUAL, convert_equal, {"int8", "int32", "int64", "float32", "bool"});
+  table.add(tflite::BuiltinOperator::NOT_EQUAL, convert_not_equal, {"int8", "int32", "int64", "float32", "bool"});
+  table.add(tflite::BuiltinOperator::GREATER, convert_greater, {"int8", "int32", "int64", "float32"});
+  table.add(tflite::BuiltinOperator::GREATER_EQUAL, convert_greater_equal, {"int8", "int32", "int64", "float32"});
+  table.add(tflite::BuiltinOperator::LESS, convert_less, {"int8", "int32", "int64", "float32"});
+  table.add(tflite::BuiltinOperator::LESS_EQUAL, convert_less_equal, {"int8", "int32", "int64", "float32"});
+  table.add(tflite::BuiltinOperator::SELECT_V2, convert_select_v2, {"int8", "int16", "float32"});
+  table.add(tflite::BuiltinOperator::LOGICAL_AND, convert_logical_and, {"bool"});
+  table.add(tflite::BuiltinOperator::LOGICAL_OR, convert_logical_or, {"bool"});
+  table.add(tflite::BuiltinOperator::LOGICAL_NOT, convert_logical_not, {"bool"});
 }
 
 }  // namespace grt::tools::binary

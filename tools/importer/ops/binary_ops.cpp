@@ -229,12 +229,12 @@ bool convert_floor_mod(ImportContext& ctx) { return convert_floor(ctx, "floor_mo
 }  // namespace
 
 void register_binary_ops(ConverterTable& table) {
-  table.add(tflite::BuiltinOperator::MUL, convert_mul);
-  table.add(tflite::BuiltinOperator::DIV, convert_div);
-  table.add(tflite::BuiltinOperator::SQUARED_DIFFERENCE, convert_squared_difference);
-  table.add(tflite::BuiltinOperator::ADD_N, convert_add_n);
-  table.add(tflite::BuiltinOperator::FLOOR_DIV, convert_floor_div);
-  table.add(tflite::BuiltinOperator::FLOOR_MOD, convert_floor_mod);
+  table.add(tflite::BuiltinOperator::MUL, convert_mul, {"int8", "int16", "int32", "float32"});
+  table.add(tflite::BuiltinOperator::DIV, convert_div, {"int8", "int32", "float32"});
+  table.add(tflite::BuiltinOperator::SQUARED_DIFFERENCE, convert_squared_difference, {"int8", "int16", "int32", "float32"});
+  table.add(tflite::BuiltinOperator::ADD_N, convert_add_n, {"int8", "float32"});
+  table.add(tflite::BuiltinOperator::FLOOR_DIV, convert_floor_div, {"float32"});
+  table.add(tflite::BuiltinOperator::FLOOR_MOD, convert_floor_mod, {"float32"});
   binary::register_binary_compare_ops(table);
 }
 

@@ -400,9 +400,9 @@ bool convert_transpose_conv(ImportContext& ctx) {
 }  // namespace
 
 void register_conv_ops(ConverterTable& table) {
-  table.add(tflite::BuiltinOperator::CONV_2D, convert_conv2d);
-  table.add(tflite::BuiltinOperator::DEPTHWISE_CONV_2D, convert_depthwise_conv2d);
-  table.add(tflite::BuiltinOperator::TRANSPOSE_CONV, convert_transpose_conv);
+  table.add(tflite::BuiltinOperator::CONV_2D, convert_conv2d, {"int8", "int16 (int8 weights, int64 bias)", "float32"});
+  table.add(tflite::BuiltinOperator::DEPTHWISE_CONV_2D, convert_depthwise_conv2d, {"int8", "float32"});
+  table.add(tflite::BuiltinOperator::TRANSPOSE_CONV, convert_transpose_conv, {"int16 (int8 weights, int64 bias)"});
 }
 
 }  // namespace grt::tools

@@ -277,10 +277,10 @@ bool convert_mean(ImportContext& ctx) { return reduce_ops::convert_mean_or_sum(c
 }  // namespace
 
 void register_dense_ops(ConverterTable& table) {
-  table.add(tflite::BuiltinOperator::FULLY_CONNECTED, convert_fully_connected);
-  table.add(tflite::BuiltinOperator::SOFTMAX, convert_softmax);
-  table.add(tflite::BuiltinOperator::AVERAGE_POOL_2D, convert_average_pool2d);
-  table.add(tflite::BuiltinOperator::MEAN, convert_mean);
+  table.add(tflite::BuiltinOperator::FULLY_CONNECTED, convert_fully_connected, {"int8", "float32"});
+  table.add(tflite::BuiltinOperator::SOFTMAX, convert_softmax, {"int8", "float32"});
+  table.add(tflite::BuiltinOperator::AVERAGE_POOL_2D, convert_average_pool2d, {"int8", "float32"});
+  table.add(tflite::BuiltinOperator::MEAN, convert_mean, {"int8", "int16", "float32"});
 }
 
 }  // namespace grt::tools

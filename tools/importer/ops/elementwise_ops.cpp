@@ -465,15 +465,17 @@ bool convert_dequantize(ImportContext& ctx) {
 }  // namespace
 
 void register_elementwise_ops(ConverterTable& table) {
-  table.add(tflite::BuiltinOperator::ADD, convert_add);
-  table.add(tflite::BuiltinOperator::SUB, convert_sub);
-  table.add(tflite::BuiltinOperator::PAD, convert_pad);
-  table.add(tflite::BuiltinOperator::PADV2, convert_pad);
-  table.add(tflite::BuiltinOperator::TRANSPOSE, convert_transpose);
-  table.add(tflite::BuiltinOperator::STRIDED_SLICE, convert_strided_slice);
-  table.add(tflite::BuiltinOperator::LEAKY_RELU, convert_leaky_relu);
-  table.add(tflite::BuiltinOperator::QUANTIZE, convert_quantize);
-  table.add(tflite::BuiltinOperator::DEQUANTIZE, convert_dequantize);
+  table.add(tflite::BuiltinOperator::ADD, convert_add, {"int8", "int16", "int32", "float32"});
+  table.add(tflite::BuiltinOperator::SUB, convert_sub, {"int8", "int16", "int32", "float32"});
+  table.add(tflite::BuiltinOperator::PAD, convert_pad, {"int8", "int16", "int32", "float32"});
+  table.add(tflite::BuiltinOperator::PADV2, convert_pad, {"int8", "int16", "int32", "float32"});
+  table.add(tflite::BuiltinOperator::TRANSPOSE, convert_transpose, every_dtype());
+  table.add(tflite::BuiltinOperator::STRIDED_SLICE, convert_strided_slice, every_dtype());
+  table.add(tflite::BuiltinOperator::LEAKY_RELU, convert_leaky_relu, {"int8", "int16", "float32"});
+  table.add(tflite::BuiltinOperator::QUANTIZE, convert_quantize,
+            {"float32 to int8/int16", "int8 to int8/uint8/int16/int32", "uint8 to int8", "int16 to int8/int16/int32",
+             "int32 to int8/int16"});
+  table.add(tflite::BuiltinOperator::DEQUANTIZE, convert_dequantize, {"int8 to float32", "uint8 to float32", "int16 to float32"});
 }
 
 }  // namespace grt::tools

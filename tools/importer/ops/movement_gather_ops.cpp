@@ -118,9 +118,9 @@ bool convert_gather_nd(ImportContext& ctx) {
 }  // namespace
 
 void register_movement_gather_ops(ConverterTable& table) {
-  table.add(tflite::BuiltinOperator::GATHER, convert_gather);
-  table.add(tflite::BuiltinOperator::EMBEDDING_LOOKUP, convert_embedding_lookup);
-  table.add(tflite::BuiltinOperator::GATHER_ND, convert_gather_nd);
+  table.add(tflite::BuiltinOperator::GATHER, convert_gather, {"int8 (int32 indices)", "float32 (int32 indices)"});
+  table.add(tflite::BuiltinOperator::EMBEDDING_LOOKUP, convert_embedding_lookup, {"int8", "float32", "int8 to float32"});
+  table.add(tflite::BuiltinOperator::GATHER_ND, convert_gather_nd, {"int8 (int32 indices)", "float32 (int32 indices)"});
 }
 
 }  // namespace grt::tools::movement

@@ -250,13 +250,14 @@ bool convert_reverse_v2(ImportContext& ctx) {
 }  // namespace
 
 void register_movement_ops(ConverterTable& table) {
-  table.add(tflite::BuiltinOperator::CONCATENATION, convert_concatenation);
-  table.add(tflite::BuiltinOperator::PACK, convert_pack);
-  table.add(tflite::BuiltinOperator::UNPACK, convert_unpack);
-  table.add(tflite::BuiltinOperator::SPLIT, convert_split);
-  table.add(tflite::BuiltinOperator::SPLIT_V, convert_split_v);
-  table.add(tflite::BuiltinOperator::SLICE, convert_slice);
-  table.add(tflite::BuiltinOperator::REVERSE_V2, convert_reverse_v2);
+  table.add(tflite::BuiltinOperator::CONCATENATION, convert_concatenation, {"int8", "int16", "int32", "int64", "float32", "bool"});
+  table.add(tflite::BuiltinOperator::PACK, convert_pack, {"int8", "int16", "int32", "int64", "float32"});
+  table.add(tflite::BuiltinOperator::UNPACK, convert_unpack, {"int8", "int16", "int32", "float32"});
+  table.add(tflite::BuiltinOperator::SPLIT, convert_split, {"int8", "int16", "int32", "float32"});
+  table.add(tflite::BuiltinOperator::SPLIT_V, convert_split_v, {"int8", "int16", "int32", "float32"});
+  table.add(tflite::BuiltinOperator::SLICE, convert_slice, {"int8", "int16", "int32", "float32", "bool"});
+  table.add(tflite::BuiltinOperator::REVERSE_V2, convert_reverse_v2,
+            {"int8", "uint8", "int16", "int32", "int64", "float32", "bool"});
   movement::register_movement_gather_ops(table);
   movement::register_movement_value_ops(table);
 }

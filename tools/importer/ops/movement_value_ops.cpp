@@ -127,11 +127,12 @@ bool convert_broadcast_to(ImportContext& ctx) {
 }  // namespace
 
 void register_movement_value_ops(ConverterTable& table) {
-  table.add(tflite::BuiltinOperator::CAST, convert_cast);
-  table.add(tflite::BuiltinOperator::FILL, convert_fill);
-  table.add(tflite::BuiltinOperator::ZEROS_LIKE, convert_zeros_like);
-  table.add(tflite::BuiltinOperator::SHAPE, convert_shape);
-  table.add(tflite::BuiltinOperator::BROADCAST_TO, convert_broadcast_to);
+  table.add(tflite::BuiltinOperator::CAST, convert_cast,
+            {"int8/int16/int32/float32/bool to int8/int16/int32/float32", "int8/int16/int32 to and from uint32 (its bits)"});
+  table.add(tflite::BuiltinOperator::FILL, convert_fill, {"int8", "int32", "float32"});
+  table.add(tflite::BuiltinOperator::ZEROS_LIKE, convert_zeros_like, {"int8", "int32", "int64", "float32"});
+  table.add(tflite::BuiltinOperator::SHAPE, convert_shape, {"int32 (of any input)"});
+  table.add(tflite::BuiltinOperator::BROADCAST_TO, convert_broadcast_to, every_dtype());
 }
 
 }  // namespace grt::tools::movement

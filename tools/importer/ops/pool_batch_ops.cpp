@@ -126,8 +126,8 @@ bool convert_space_to_batch_nd(ImportContext& ctx) {
 }  // namespace
 
 void register_pool_batch_ops(ConverterTable& table) {
-  table.add(tflite::BuiltinOperator::BATCH_TO_SPACE_ND, convert_batch_to_space_nd);
-  table.add(tflite::BuiltinOperator::SPACE_TO_BATCH_ND, convert_space_to_batch_nd);
+  table.add(tflite::BuiltinOperator::BATCH_TO_SPACE_ND, convert_batch_to_space_nd, {"int8", "float32"});
+  table.add(tflite::BuiltinOperator::SPACE_TO_BATCH_ND, convert_space_to_batch_nd, {"int8", "float32"});
 }
 
 }  // namespace grt::tools::pool

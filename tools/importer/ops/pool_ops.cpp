@@ -209,8 +209,8 @@ bool convert_l2_pool2d(ImportContext& ctx) {
 }  // namespace
 
 void register_pool_ops(ConverterTable& table) {
-  table.add(tflite::BuiltinOperator::MAX_POOL_2D, convert_max_pool2d);
-  table.add(tflite::BuiltinOperator::L2_POOL_2D, convert_l2_pool2d);
+  table.add(tflite::BuiltinOperator::MAX_POOL_2D, convert_max_pool2d, {"int8", "int16", "float32"});
+  table.add(tflite::BuiltinOperator::L2_POOL_2D, convert_l2_pool2d, {"float32"});
   pool::register_pool_resize_ops(table);
   pool::register_pool_rearrange_ops(table);
   pool::register_pool_batch_ops(table);

@@ -148,9 +148,9 @@ bool convert_mirror_pad(ImportContext& ctx) {
 }  // namespace
 
 void register_pool_rearrange_ops(ConverterTable& table) {
-  table.add(tflite::BuiltinOperator::DEPTH_TO_SPACE, convert_depth_to_space);
-  table.add(tflite::BuiltinOperator::SPACE_TO_DEPTH, convert_space_to_depth);
-  table.add(tflite::BuiltinOperator::MIRROR_PAD, convert_mirror_pad);
+  table.add(tflite::BuiltinOperator::DEPTH_TO_SPACE, convert_depth_to_space, {"int8", "float32"});
+  table.add(tflite::BuiltinOperator::SPACE_TO_DEPTH, convert_space_to_depth, {"int8", "float32"});
+  table.add(tflite::BuiltinOperator::MIRROR_PAD, convert_mirror_pad, {"int8", "float32"});
 }
 
 }  // namespace grt::tools::pool

@@ -183,8 +183,8 @@ bool convert_resize_bilinear(ImportContext& ctx) {
 }  // namespace
 
 void register_pool_resize_ops(ConverterTable& table) {
-  table.add(tflite::BuiltinOperator::RESIZE_NEAREST_NEIGHBOR, convert_resize_nearest_neighbor);
-  table.add(tflite::BuiltinOperator::RESIZE_BILINEAR, convert_resize_bilinear);
+  table.add(tflite::BuiltinOperator::RESIZE_NEAREST_NEIGHBOR, convert_resize_nearest_neighbor, {"int8", "int16", "float32"});
+  table.add(tflite::BuiltinOperator::RESIZE_BILINEAR, convert_resize_bilinear, {"int8", "float32"});
 }
 
 }  // namespace grt::tools::pool

@@ -128,7 +128,7 @@ bool convert_batch_matmul(ImportContext& ctx) {
 }  // namespace
 
 void register_matmul_ops(ConverterTable& table) {
-  table.add(tflite::BuiltinOperator::BATCH_MATMUL, convert_batch_matmul);
+  table.add(tflite::BuiltinOperator::BATCH_MATMUL, convert_batch_matmul, {"int8", "int16", "float32"});
 }
 
 }  // namespace grt::tools::reduce_ops

@@ -97,8 +97,8 @@ bool convert_l2_normalization(ImportContext& ctx) {
 }  // namespace
 
 void register_normalize_ops(ConverterTable& table) {
-  table.add(tflite::BuiltinOperator::LOG_SOFTMAX, convert_log_softmax);
-  table.add(tflite::BuiltinOperator::L2_NORMALIZATION, convert_l2_normalization);
+  table.add(tflite::BuiltinOperator::LOG_SOFTMAX, convert_log_softmax, {"int8", "float32"});
+  table.add(tflite::BuiltinOperator::L2_NORMALIZATION, convert_l2_normalization, {"int8", "float32"});
 }
 
 }  // namespace grt::tools::reduce_ops

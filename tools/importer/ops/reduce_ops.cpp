@@ -139,12 +139,12 @@ bool convert_cumsum(ImportContext& ctx) {
 }  // namespace
 
 void register_reduce_ops(ConverterTable& table) {
-  table.add(tflite::BuiltinOperator::SUM, convert_sum);
-  table.add(tflite::BuiltinOperator::REDUCE_MAX, convert_reduce_max);
-  table.add(tflite::BuiltinOperator::REDUCE_MIN, convert_reduce_min);
-  table.add(tflite::BuiltinOperator::ARG_MAX, convert_arg_max);
-  table.add(tflite::BuiltinOperator::ARG_MIN, convert_arg_min);
-  table.add(tflite::BuiltinOperator::CUMSUM, convert_cumsum);
+  table.add(tflite::BuiltinOperator::SUM, convert_sum, {"int8", "int16", "float32"});
+  table.add(tflite::BuiltinOperator::REDUCE_MAX, convert_reduce_max, {"int8", "float32"});
+  table.add(tflite::BuiltinOperator::REDUCE_MIN, convert_reduce_min, {"int8", "float32"});
+  table.add(tflite::BuiltinOperator::ARG_MAX, convert_arg_max, {"int8 to int32/int64", "float32 to int32/int64"});
+  table.add(tflite::BuiltinOperator::ARG_MIN, convert_arg_min, {"int8 to int32/int64", "float32 to int32/int64"});
+  table.add(tflite::BuiltinOperator::CUMSUM, convert_cumsum, {"int8", "int32", "float32"});
   reduce_ops::register_normalize_ops(table);
   reduce_ops::register_matmul_ops(table);
 }

@@ -17,9 +17,9 @@ bool convert_reshape_like(ImportContext& ctx) {
 }  // namespace
 
 void register_shape_ops(ConverterTable& table) {
-  table.add(tflite::BuiltinOperator::RESHAPE, convert_reshape_like);
-  table.add(tflite::BuiltinOperator::SQUEEZE, convert_reshape_like);
-  table.add(tflite::BuiltinOperator::EXPAND_DIMS, convert_reshape_like);
+  table.add(tflite::BuiltinOperator::RESHAPE, convert_reshape_like, every_dtype());
+  table.add(tflite::BuiltinOperator::SQUEEZE, convert_reshape_like, every_dtype());
+  table.add(tflite::BuiltinOperator::EXPAND_DIMS, convert_reshape_like, every_dtype());
 }
 
 }  // namespace grt::tools

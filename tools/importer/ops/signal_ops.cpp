@@ -302,15 +302,15 @@ bool convert_filter_bank_log(ImportContext& ctx) {
 }  // namespace
 
 void register_signal_ops(ConverterTable& table) {
-  table.add_custom("SignalWindow", convert_window);
-  table.add_custom("SignalFftAutoScale", convert_fft_auto_scale);
-  table.add_custom("SignalRfft", convert_rfft);
-  table.add_custom("SignalEnergy", convert_energy);
-  table.add_custom("SignalFilterBank", convert_filter_bank);
-  table.add_custom("SignalFilterBankSquareRoot", convert_filter_bank_square_root);
-  table.add_custom("SignalFilterBankSpectralSubtraction", convert_spectral_subtraction);
-  table.add_custom("SignalPCAN", convert_pcan);
-  table.add_custom("SignalFilterBankLog", convert_filter_bank_log);
+  table.add_custom("SignalWindow", convert_window, {"int16"});
+  table.add_custom("SignalFftAutoScale", convert_fft_auto_scale, {"int16 (int32 scale bits)"});
+  table.add_custom("SignalRfft", convert_rfft, {"int16 (fft_length 2^k)"});
+  table.add_custom("SignalEnergy", convert_energy, {"int16 to uint32"});
+  table.add_custom("SignalFilterBank", convert_filter_bank, {"uint32 to uint64 (int16 tables)"});
+  table.add_custom("SignalFilterBankSquareRoot", convert_filter_bank_square_root, {"uint64 to uint32"});
+  table.add_custom("SignalFilterBankSpectralSubtraction", convert_spectral_subtraction, {"uint32 (state reset every run)"});
+  table.add_custom("SignalPCAN", convert_pcan, {"uint32 (int16 gain table)"});
+  table.add_custom("SignalFilterBankLog", convert_filter_bank_log, {"uint32 to int16"});
 }
 
 }  // namespace grt::tools

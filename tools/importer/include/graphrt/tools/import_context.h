@@ -116,19 +116,51 @@ class ImportContext {
 // unsupported type combination, say).
 using OpConverter = bool (*)(ImportContext& ctx);
 
-// Each family registers its converters by TFLite builtin operator, and custom operators
-// (builtin code CUSTOM) by their custom_code name.
+// The dtypes a converter accepts, as `graphrt import --list-operators` and docs/operators.md
+// show them: one entry per accepted variant, each starting with a dtype name ("int8",
+// "int16 (int8 weights)", "int8 to int32/int64"). What the converter accepts, not what
+// TFLite defines: a variant it refuses is not listed. tests/cli/cli_operators_test.cpp fails
+// for an entry without dtypes, and docs.operators_up_to_date when docs/operators.md is stale.
+using DTypeList = std::vector<std::string>;
+
+// Every dtype graphrt has, for converters that move bytes without reading them.
+DTypeList every_dtype();
+
+struct ConverterEntry {
+  tflite::BuiltinOperator op;
+  OpConverter converter;
+  DTypeList dtypes;
+};
+
+// A custom operator's converter (builtin code CUSTOM), found by its custom_code name.
+struct CustomConverterEntry {
+  std::string name;  // "SignalWindow"
+  OpConverter converter;
+  DTypeList dtypes;
+};
+
+// Each family registers its converters by TFLite builtin operator, and custom operators by
+// their custom_code name, with their dtypes.
 struct ConverterTable {
   // Registering one operator twice is a programming error: throws std::logic_error.
-  void add(tflite::BuiltinOperator op, OpConverter converter);
-  void add_custom(const std::string& name, OpConverter converter);  // e.g. "SignalWindow"
-  OpConverter find(tflite::BuiltinOperator op) const;  // nullptr when none
+  void add(tflite::BuiltinOperator op, OpConverter converter, DTypeList dtypes);
+  void add_custom(const std::string& name, OpConverter converter, DTypeList dtypes);
+  OpConverter find(tflite::BuiltinOperator op) const;    // nullptr when none
   OpConverter find_custom(std::string_view name) const;  // nullptr when none
   // The converter for an operator code, builtin or custom; nullptr when none.
   OpConverter find(const tflite::OperatorCode& code) const;
-  std::vector<std::pair<tflite::BuiltinOperator, OpConverter>> entries;
-  std::vector<std::pair<std::string, OpConverter>> custom_entries;
+  std::vector<ConverterEntry> entries;
+  std::vector<CustomConverterEntry> custom_entries;
 };
+
+// An operator a table converts, by its TFLite name.
+struct SupportedOperator {
+  std::string name;  // "CONV_2D", "CUSTOM:SignalWindow"
+  DTypeList dtypes;
+};
+
+// The table's operators sorted by name: what `graphrt import --list-operators` prints.
+std::vector<SupportedOperator> supported_operators(const ConverterTable& table);
 
 // Every family's converters (what import_tflite uses by default).
 const ConverterTable& builtin_converters();

@@ -1,0 +1,190 @@
+// The interpreter marshals the arguments; AoT prints what it marshalled. The blob is
+// loaded with the built-in kernels' own checks (so every node's arguments are proved
+// exactly as on a device) and stand-ins for the kernel functions that keep their
+// arguments, on pools allocated here; one run records every node.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "aot_graph.h"
+#include "graphrt/graphrt.h"
+#include "graphrt/kernels.h"
+#include "graphrt/tools/aligned_bytes.h"
+#include "graphrt_generated.h"
+
+namespace grt::tools::aot {
+namespace {
+
+struct Recorder {
+  const fb::Model* model = nullptr;
+  std::vector<const uint8_t*> pool_bases;
+  std::vector<uint64_t> pool_sizes;
+  Graph* graph = nullptr;
+  std::string failure;  // set when an argument cannot be expressed as C
+};
+
+// The stand-in kernels have no context argument; the recorder of this thread is theirs.
+thread_local Recorder* t_recorder = nullptr;
+
+Place place_of(const Recorder& r, const void* data) {
+  Place place;
+  if (data == nullptr) return place;
+  const auto* p = static_cast<const uint8_t*>(data);
+  for (size_t i = 0; i < r.pool_bases.size(); ++i) {
+    if (p >= r.pool_bases[i] && p <= r.pool_bases[i] + r.pool_sizes[i]) {
+      place.kind = Place::kPool;
+      place.index = static_cast<uint32_t>(i);
+      place.offset = static_cast<uint64_t>(p - r.pool_bases[i]);
+      return place;
+    }
+  }
+  const auto* buffers = r.model->buffers();
+  for (uint32_t i = 0; buffers != nullptr && i < buffers->size(); ++i) {
+    const auto* bytes = buffers->Get(i)->data();
+    if (bytes == nullptr || p < bytes->data() || p > bytes->data() + bytes->size()) continue;
+    place.kind = Place::kConstant;
+    place.index = i;
+    place.offset = static_cast<uint64_t>(p - bytes->data());
+    return place;
+  }
+  return place;
+}
+
+uint32_t tensor_index(Recorder& r, const DLTensor& d) {
+  TensorArg t;
+  t.place = place_of(r, d.data);
+  if (d.data != nullptr && t.place.kind == Place::kNull) r.failure = "a tensor's data is neither in a pool nor in the blob";
+  if (d.strides != nullptr) r.failure = "a tensor has strides";
+  t.dtype = d.dtype;
+  t.shape.assign(d.shape, d.shape + d.ndim);
+  t.byte_offset = d.byte_offset;
+  auto& tensors = r.graph->tensors;
+  const auto found = std::find(tensors.begin(), tensors.end(), t);
+  if (found != tensors.end()) return static_cast<uint32_t>(found - tensors.begin());
+  tensors.push_back(std::move(t));
+  return static_cast<uint32_t>(tensors.size() - 1);
+}
+
+int record_kernel(TVMValue* values, int* codes, int count, TVMValue*, int*, void*) {
+  Recorder& r = *t_recorder;
+  const uint32_t n = static_cast<uint32_t>(r.graph->nodes.size());
+  const auto* def = r.model->nodes()->Get(n);
+  Node node;
+  node.kernel = r.model->kernels()->Get(def->kernel())->str();
+  node.workspace_bytes = def->workspace_bytes();
+  node.workspace_pool = def->workspace_pool();
+  node.workspace_offset = def->workspace_offset();
+  for (int a = 0; a < count; ++a) {
+    Arg arg;
+    arg.type_code = codes[a];
+    switch (codes[a]) {
+      case kTVMDLTensorHandle:
+        arg.tensor = tensor_index(r, *static_cast<const DLTensor*>(values[a].v_handle));
+        break;
+      case kTVMArgInt:
+        arg.bits = values[a].v_int64;
+        break;
+      case kTVMArgFloat:
+        std::memcpy(&arg.bits, &values[a].v_float64, sizeof arg.bits);
+        break;
+      case kTVMNullptr:
+        break;
+      default:
+        r.failure = "node " + std::to_string(n) + " has an argument of type code " + std::to_string(codes[a]);
+    }
+    node.args.push_back(arg);
+  }
+  r.graph->nodes.push_back(std::move(node));
+  return 0;
+}
+
+const grt_kernel_entry* find_builtin(const std::string& name) {
+  const grt_kernel_table* table = grt_builtin_kernels();
+  for (size_t i = 0; i < table->count; ++i) {
+    if (name == table->entries[i].name) return &table->entries[i];
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool record_graph(const uint8_t* blob, size_t size, Graph* out, std::string* error) {
+  grt_requirements requirements{};
+  grt_error runtime_error{};
+  if (grt_model_requirements(blob, size, GRT_STRATEGY_STATIC, &requirements, &runtime_error) != GRT_OK) {
+    *error = runtime_error.message;
+    return false;
+  }
+  Recorder recorder;
+  recorder.model = fb::GetModel(blob);
+  recorder.graph = out;
+  *out = Graph{};
+
+  // Each kernel the nodes name: its built-in check and writes, a recording function.
+  std::vector<grt_kernel_entry> entries;
+  const auto* kernels = recorder.model->kernels();
+  for (const auto* node : *recorder.model->nodes()) {
+    const char* name = kernels->Get(node->kernel())->c_str();
+    const grt_kernel_entry* builtin = find_builtin(name);
+    if (builtin == nullptr) {
+      *error = std::string("kernel '") + name + "' is not built in: AoT C calls built-in kernels by their C names";
+      return false;
+    }
+    const bool listed = std::any_of(entries.begin(), entries.end(), [&](const grt_kernel_entry& e) { return e.name == builtin->name; });
+    if (!listed) entries.push_back({builtin->name, record_kernel, builtin->check, builtin->writes});
+  }
+  std::vector<grt_kernel_entry> registry_storage(entries.size());
+  grt_registry registry;
+  grt_registry_init(&registry, registry_storage.data(), registry_storage.size(), nullptr);
+  for (const grt_kernel_entry& e : entries) grt_registry_add_entry(&registry, &e);
+
+  std::vector<AlignedBytes> pool_storage;
+  std::vector<void*> buffers;
+  std::vector<size_t> sizes;
+  for (uint32_t p = 0; p < requirements.pool_count; ++p) {
+    const size_t alignment = std::max<size_t>(requirements.pool_alignment[p], 1);
+    pool_storage.emplace_back(requirements.pool_bytes[p] + alignment);
+    uint8_t* raw = pool_storage.back().data();
+    uint8_t* aligned = raw + (alignment - reinterpret_cast<uintptr_t>(raw) % alignment) % alignment;
+    buffers.push_back(aligned);
+    sizes.push_back(requirements.pool_bytes[p]);
+    recorder.pool_bases.push_back(aligned);
+    recorder.pool_sizes.push_back(requirements.pool_bytes[p]);
+    out->pools.push_back({requirements.pool_bytes[p], static_cast<uint32_t>(alignment)});
+  }
+  grt_options options{};
+  options.registry = &registry;
+  options.memory.strategy = GRT_STRATEGY_STATIC;
+  options.memory.pool_buffers = buffers.data();
+  options.memory.pool_sizes = sizes.data();
+  options.memory.pool_count = requirements.pool_count;
+  AlignedBytes bookkeeping(requirements.bookkeeping_bytes);
+  grt_executor* executor = nullptr;
+  if (grt_init(&executor, bookkeeping.data(), requirements.bookkeeping_bytes, blob, size, &options, &runtime_error) != GRT_OK) {
+    *error = runtime_error.message;
+    return false;
+  }
+  t_recorder = &recorder;
+  const grt_status status = grt_run(executor);
+  t_recorder = nullptr;
+  if (status != GRT_OK) {
+    *error = grt_last_error(executor)->message;
+    return false;
+  }
+  for (uint32_t i = 0; i < grt_input_count(executor); ++i) out->inputs.push_back(tensor_index(recorder, *grt_input(executor, i)));
+  for (uint32_t i = 0; i < grt_output_count(executor); ++i) out->outputs.push_back(tensor_index(recorder, *grt_output(executor, i)));
+  if (!recorder.failure.empty()) {
+    *error = recorder.failure;
+    return false;
+  }
+  // Only the constant buffers some argument points into are kept; the others stay empty.
+  out->constants.resize(recorder.model->buffers() == nullptr ? 0 : recorder.model->buffers()->size());
+  for (const TensorArg& t : out->tensors) {
+    if (t.place.kind != Place::kConstant || !out->constants[t.place.index].empty()) continue;
+    const auto* bytes = recorder.model->buffers()->Get(t.place.index)->data();
+    out->constants[t.place.index].assign(bytes->begin(), bytes->end());
+  }
+  return true;
+}
+
+}  // namespace grt::tools::aot
