@@ -81,7 +81,7 @@ TEST(CliOperators, ListPrintsEveryOperatorSortedOnePerLine) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
   const std::vector<std::string> lines = lines_of(r.out);
-  ASSERT_EQ(lines.size(), tools::builtin_converters().entries.size()) << r.out;
+  ASSERT_EQ(lines.size(), tools::builtin_converters().entries.size() + tools::builtin_converters().custom_entries.size()) << r.out;
   std::vector<std::string> names;
   for (const std::string& line : lines) names.push_back(line.substr(0, line.find(' ')));
   EXPECT_TRUE(std::is_sorted(names.begin(), names.end())) << r.out;
@@ -121,7 +121,7 @@ TEST(CliOperators, MarkdownIsOneTableRowPerOperator) {
   const CliResult r = run_graphrt({"import", "--list-operators", "--markdown"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::vector<std::string> lines = lines_of(r.out);
-  ASSERT_EQ(lines.size(), tools::builtin_converters().entries.size() + 2) << r.out;
+  ASSERT_EQ(lines.size(), tools::builtin_converters().entries.size() + tools::builtin_converters().custom_entries.size() + 2) << r.out;
   EXPECT_EQ(lines[0], "| Operator | Dtypes |");
   EXPECT_EQ(lines[1], "| --- | --- |");
   EXPECT_EQ(lines[2].rfind("| `ABS` | int8, int16, float32 |", 0), 0u) << lines[2];
@@ -154,9 +154,9 @@ using CliRefusals = CliTest;
 
 // No model zoo needed: the refusal of operators without a converter, as users see it.
 TEST_F(CliRefusals, UnsupportedOperatorsAreOneLineListingWhatIsMissing) {
-  // x -> SVDF -> RELU -> CUSTOM:SignalWindow -> SVDF -> y, float32 [1, 4] throughout.
+  // x -> SVDF -> RELU -> CUSTOM:SignalDelay -> SVDF -> y, float32 [1, 4] throughout.
   const std::vector<std::pair<BuiltinOperator, std::string>> chain = {
-      {BuiltinOperator::SVDF, ""}, {BuiltinOperator::RELU, ""}, {BuiltinOperator::CUSTOM, "SignalWindow"}, {BuiltinOperator::SVDF, ""}};
+      {BuiltinOperator::SVDF, ""}, {BuiltinOperator::RELU, ""}, {BuiltinOperator::CUSTOM, "SignalDelay"}, {BuiltinOperator::SVDF, ""}};
   TfliteModelSpec spec;
   int32_t previous = spec.add_tensor({.name = "x", .type = TensorType::FLOAT32, .shape = {1, 4}});
   spec.inputs = {previous};
@@ -172,7 +172,7 @@ TEST_F(CliRefusals, UnsupportedOperatorsAreOneLineListingWhatIsMissing) {
   const CliResult r = run_graphrt({"import", path("m.tflite").string(), "-o", out});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(IsOneLineError(r, "import"));
-  EXPECT_NE(r.err.find("m.tflite: unsupported operators: SVDF x2, CUSTOM:SignalWindow x1\n"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("m.tflite: unsupported operators: SVDF x2, CUSTOM:SignalDelay x1\n"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 

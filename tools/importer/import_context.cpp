@@ -84,6 +84,12 @@ DType ImportContext::dtype(int32_t tflite_index) const {
     case tflite::TensorType::INT64: return DType::Int64;
     case tflite::TensorType::FLOAT32: return DType::Float32;
     case tflite::TensorType::BOOL: return DType::Bool;
+    case tflite::TensorType::UINT32:
+      if (unsigned_words_) return DType::Int32;
+      break;
+    case tflite::TensorType::UINT64:
+      if (unsigned_words_) return DType::Int64;
+      break;
     default: break;
   }
   // dtype() is const for converters' convenience; recording the failure is not a change of
@@ -94,6 +100,11 @@ DType ImportContext::dtype(int32_t tflite_index) const {
                                          (type_name[0] != '\0' ? type_name : std::to_string(static_cast<int>(t->type()))) +
                                          ", which graphrt does not support");
   return DType::Int8;
+}
+
+bool ImportContext::is_unsigned_word(int32_t tflite_index) const {
+  const tflite::Tensor* t = tensor(tflite_index);
+  return t != nullptr && (t->type() == tflite::TensorType::UINT32 || t->type() == tflite::TensorType::UINT64);
 }
 
 bool ImportContext::is_model_input(int32_t tflite_index) const { return contains(subgraph_->inputs(), tflite_index); }
@@ -308,6 +319,24 @@ void ConverterTable::add(tflite::BuiltinOperator op, OpConverter converter, DTyp
   entries.push_back({op, converter, std::move(dtypes)});
 }
 
+void ConverterTable::add_custom(const std::string& name, OpConverter converter, DTypeList dtypes) {
+  if (find_custom(name) != nullptr) throw std::logic_error("two converters registered for CUSTOM:" + name);
+  custom_entries.push_back({name, converter, std::move(dtypes)});
+}
+
+OpConverter ConverterTable::find_custom(std::string_view name) const {
+  for (const CustomConverterEntry& entry : custom_entries) {
+    if (entry.name == name) return entry.converter;
+  }
+  return nullptr;
+}
+
+OpConverter ConverterTable::find(const tflite::OperatorCode& code) const {
+  const tflite::BuiltinOperator op = builtin_code(code);
+  if (op != tflite::BuiltinOperator::CUSTOM) return find(op);
+  return code.custom_code() == nullptr ? nullptr : find_custom(code.custom_code()->string_view());
+}
+
 OpConverter ConverterTable::find(tflite::BuiltinOperator op) const {
   for (const ConverterEntry& entry : entries) {
     if (entry.op == op) return entry.converter;
@@ -318,6 +347,7 @@ OpConverter ConverterTable::find(tflite::BuiltinOperator op) const {
 std::vector<SupportedOperator> supported_operators(const ConverterTable& table) {
   std::vector<SupportedOperator> list;
   for (const ConverterEntry& entry : table.entries) list.push_back({builtin_name(entry.op), entry.dtypes});
+  for (const CustomConverterEntry& entry : table.custom_entries) list.push_back({"CUSTOM:" + entry.name, entry.dtypes});
   std::sort(list.begin(), list.end(), [](const SupportedOperator& a, const SupportedOperator& b) { return a.name < b.name; });
   return list;
 }
@@ -334,6 +364,7 @@ const ConverterTable& builtin_converters() {
     register_binary_ops(t);
     register_movement_ops(t);
     register_reduce_ops(t);
+    register_signal_ops(t);
     return t;
   }();
   return table;

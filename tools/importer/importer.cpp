@@ -120,8 +120,7 @@ std::string list_unsupported(const tflite::Model& model, const tflite::SubGraph&
   std::vector<std::string> order;
   for (uint32_t i = 0; i < count_of(subgraph.operators()); ++i) {
     const tflite::OperatorCode& code = *model.operator_codes()->Get(subgraph.operators()->Get(i)->opcode_index());
-    const tflite::BuiltinOperator op = builtin_code(code);
-    if (op != tflite::BuiltinOperator::CUSTOM && converters.find(op) != nullptr) continue;
+    if (converters.find(code) != nullptr) continue;
     const std::string name = operator_code_name(code);
     if ((*counts)[name]++ == 0) order.push_back(name);
   }
@@ -187,7 +186,7 @@ ImportResult import_tflite(const uint8_t* data, size_t size, ModelDef* out, cons
   for (uint32_t i = 0; i < count_of(subgraph.operators()); ++i) {
     const tflite::Operator* op = subgraph.operators()->Get(i);
     ctx.set_operator(op, i);
-    const OpConverter convert = converters.find(builtin_code(*model.operator_codes()->Get(op->opcode_index())));
+    const OpConverter convert = converters.find(*model.operator_codes()->Get(op->opcode_index()));
     const bool converted = convert(ctx);
     if (!converted || !ctx.error().empty()) {
       return failure(ctx.op_name() + ": " + (ctx.error().empty() ? std::string("conversion failed") : ctx.error()));

@@ -264,7 +264,7 @@ TEST(ImportTflite, UnsupportedOperatorsAreListedByNameAndCountInOneMessage) {
   spec.add_op(BuiltinOperator::SVDF, {x}, {t1});
   TfliteOpSpec custom;
   custom.op = BuiltinOperator::CUSTOM;
-  custom.custom_code = "SignalWindow";
+  custom.custom_code = "SignalDelay";
   custom.inputs = {t1};
   custom.outputs = {t2};
   spec.ops.push_back(custom);
@@ -276,8 +276,8 @@ TEST(ImportTflite, UnsupportedOperatorsAreListedByNameAndCountInOneMessage) {
   tools::ModelDef graph;
   const tools::ImportResult r = import(spec, &graph);
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.error, "unsupported operators: SVDF x2, CUSTOM:SignalWindow x1, GELU x1");
-  EXPECT_EQ(r.unsupported, (std::map<std::string, int>{{"SVDF", 2}, {"CUSTOM:SignalWindow", 1}, {"GELU", 1}}));
+  EXPECT_EQ(r.error, "unsupported operators: SVDF x2, CUSTOM:SignalDelay x1, GELU x1");
+  EXPECT_EQ(r.unsupported, (std::map<std::string, int>{{"SVDF", 2}, {"CUSTOM:SignalDelay", 1}, {"GELU", 1}}));
 }
 
 TEST(ImportTflite, LegacyOperatorCodeOnlyIsUnderstood) {

@@ -57,7 +57,7 @@ std::vector<ManifestModel> read_manifest(const std::filesystem::path& path) {
 }
 
 bool has_converter(const std::string& name) {
-  if (name.rfind("CUSTOM:", 0) == 0) return false;
+  if (name.rfind("CUSTOM:", 0) == 0) return tools::builtin_converters().find_custom(name.substr(7)) != nullptr;
   for (const tflite::BuiltinOperator op : tflite::EnumValuesBuiltinOperator()) {
     if (tools::builtin_name(op) == name) return tools::builtin_converters().find(op) != nullptr;
   }

@@ -75,6 +75,20 @@ TEST(MulS32, WrapsLikeTflmAndClamps) {
   EXPECT_EQ(relu6.run<int32_t>("mul_s32"), (std::vector<int32_t>{0, 6, 3}));
 }
 
+// ADD and SUB on int32 (kernels/src/binary/add_sub_s32.cpp; the converter is ADD/SUB's in
+// ops/elementwise_ops.cpp): wrapping sums, broadcast, clamped to the range given.
+TEST(AddSubS32, WrapBroadcastAndClamp) {
+  NodeCall add;
+  add.in<int32_t>(DType::Int32, {3}, {INT32_MAX, -7, 3}).in<int32_t>(DType::Int32, {}, {1}).out(DType::Int32, {3});
+  add.integer(INT32_MIN).integer(INT32_MAX);
+  EXPECT_EQ(add.run<int32_t>("add_s32"), (std::vector<int32_t>{INT32_MIN, -6, 4}));
+
+  NodeCall sub;
+  sub.in<int32_t>(DType::Int32, {3}, {INT32_MIN, 10, -3}).in<int32_t>(DType::Int32, {3}, {1, 2, 3}).out(DType::Int32, {3});
+  sub.integer(-5).integer(6);
+  EXPECT_EQ(sub.run<int32_t>("sub_s32"), (std::vector<int32_t>{6, 6, -5}));  // INT32_MIN - 1 wraps to INT32_MAX
+}
+
 TEST(MulF32, ClampsAndLetsNanThrough) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   NodeCall call;

@@ -12,6 +12,7 @@
 #include "graphrt/tools/import_context.h"
 #include "converter_checks.h"
 #include "graphrt/tools/quantize_params.h"
+#include "binary_helpers.h"
 
 namespace grt::tools {
 namespace {
@@ -100,7 +101,7 @@ bool convert_add_sub(ImportContext& ctx, bool subtract, ActivationFunctionType a
   const int32_t y = ctx.output_index(0);
   const DType dtype = ctx.dtype(y);
   if (ctx.dtype(a) != dtype || ctx.dtype(b) != dtype) return ctx.fail("inputs and output must share one type");
-  if (dtype != DType::Int8 && dtype != DType::Int16 && dtype != DType::Float32) {
+  if (dtype != DType::Int8 && dtype != DType::Int16 && dtype != DType::Int32 && dtype != DType::Float32) {
     return ctx.fail(std::string("type ") + dtype_name(dtype) + " is not supported");
   }
   if (!broadcastable(ctx.shape(a), ctx.shape(b), ctx.shape(y))) return ctx.fail("output shape is not the inputs' broadcast");
@@ -109,6 +110,16 @@ bool convert_add_sub(ImportContext& ctx, bool subtract, ActivationFunctionType a
   if (activation != ActivationFunctionType::NONE && activation != ActivationFunctionType::RELU &&
       activation != ActivationFunctionType::RELU_N1_TO_1 && activation != ActivationFunctionType::RELU6) {
     return ctx.fail("fused activation " + std::to_string(act) + " is not supported");
+  }
+  if (dtype == DType::Int32) {
+    // TFLM's int32 ADD clamps to the full int32 range whatever the fused activation; SUB
+    // applies it.
+    int32_t low = INT32_MIN;
+    int32_t high = INT32_MAX;
+    if (subtract) binary::int32_activation_range(activation, &low, &high);
+    ctx.add_node(kernel, {ArgDef::input(ctx.input(0)), ArgDef::input(ctx.input(1)), ArgDef::output(ctx.output(0)),
+                          ArgDef::integer(low), ArgDef::integer(high)});
+    return ctx.error().empty();
   }
   if (dtype == DType::Float32) {
     float low = 0;
@@ -423,8 +434,8 @@ bool convert_dequantize(ImportContext& ctx) {
 }  // namespace
 
 void register_elementwise_ops(ConverterTable& table) {
-  table.add(tflite::BuiltinOperator::ADD, convert_add, {"int8", "int16", "float32"});
-  table.add(tflite::BuiltinOperator::SUB, convert_sub, {"int8", "int16", "float32"});
+  table.add(tflite::BuiltinOperator::ADD, convert_add, {"int8", "int16", "int32", "float32"});
+  table.add(tflite::BuiltinOperator::SUB, convert_sub, {"int8", "int16", "int32", "float32"});
   table.add(tflite::BuiltinOperator::PAD, convert_pad, {"int8", "int16", "int32", "float32"});
   table.add(tflite::BuiltinOperator::PADV2, convert_pad, {"int8", "int16", "int32", "float32"});
   table.add(tflite::BuiltinOperator::TRANSPOSE, convert_transpose, every_dtype());

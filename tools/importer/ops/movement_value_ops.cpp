@@ -16,14 +16,26 @@ bool convert_cast(ImportContext& ctx) {
   if (!expect_operands(ctx, 1, 1)) return false;
   const int32_t input = ctx.input_index(0);
   const int32_t output = ctx.output_index(0);
+  // uint32 (the audio front end's energies) casts to and from the integer types with the
+  // bits of an int32, so it takes the int32 kernels; float conversions would differ.
+  const bool unsigned_word = ctx.is_unsigned_word(input) || ctx.is_unsigned_word(output);
+  if (unsigned_word) ctx.accept_unsigned_words();
   const DType from = ctx.dtype(input);
   const DType to = ctx.dtype(output);
-  // TFLM's cast also reads and writes uint32, which graphrt has no dtype for.
+  if (unsigned_word && (from != DType::Int32 && to != DType::Int32)) return ctx.fail("casts of uint64 are not supported");
+  if (unsigned_word && (from == DType::Float32 || to == DType::Float32 || from == DType::Bool)) {
+    return ctx.fail("casts between uint32 and float32 or bool are not supported");
+  }
   if (!expect_dtype(ctx, from, {DType::Int8, DType::Int16, DType::Int32, DType::Float32, DType::Bool}, "input type") ||
       !expect_dtype(ctx, to, {DType::Int8, DType::Int16, DType::Int32, DType::Float32}, "output type")) {
     return false;
   }
   if (element_count(ctx.shape(input)) != element_count(ctx.shape(output))) return ctx.fail("input and output sizes differ");
+  if (from == to && unsigned_word && ctx.tensor(input)->type() != ctx.tensor(output)->type()) {
+    // uint32 <-> int32: the same bits, but an alias keeps one TFLite type.
+    ctx.add_node("copy", {ArgDef::input(ctx.input(0)), ArgDef::output(ctx.output(0))});
+    return ctx.error().empty();
+  }
   if (from == to) {
     ctx.make_alias(output, input);
     return ctx.error().empty();
@@ -104,7 +116,8 @@ bool convert_broadcast_to(ImportContext& ctx) {
 }  // namespace
 
 void register_movement_value_ops(ConverterTable& table) {
-  table.add(tflite::BuiltinOperator::CAST, convert_cast, {"int8/int16/int32/float32/bool to int8/int16/int32/float32"});
+  table.add(tflite::BuiltinOperator::CAST, convert_cast,
+            {"int8/int16/int32/float32/bool to int8/int16/int32/float32", "int8/int16/int32 to and from uint32 (its bits)"});
   table.add(tflite::BuiltinOperator::FILL, convert_fill, {"int8", "int32", "float32"});
   table.add(tflite::BuiltinOperator::ZEROS_LIKE, convert_zeros_like, {"int8", "int32", "int64", "float32"});
   table.add(tflite::BuiltinOperator::SHAPE, convert_shape, {"int32 (of any input)"});

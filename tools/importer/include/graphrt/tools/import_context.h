@@ -23,6 +23,7 @@ class ImportContext {
   void set_operator(const tflite::Operator* op, uint32_t index) {
     op_ = op;
     op_index_ = index;
+    unsigned_words_ = false;
   }
   uint32_t op_index() const { return op_index_; }
   std::string op_name() const;  // e.g. "CONV_2D #3"
@@ -42,6 +43,11 @@ class ImportContext {
   const tflite::Tensor* tensor(int32_t tflite_index) const;
   std::vector<int64_t> shape(int32_t tflite_index) const;
   DType dtype(int32_t tflite_index) const;  // fails the import on types graphrt lacks
+  // The blob has no unsigned 32- and 64-bit types. A converter whose kernels read uint32 /
+  // uint64 tensors as raw words calls this; until the next operator dtype() then answers
+  // Int32 / Int64 for them (the same bytes) instead of failing the import.
+  void accept_unsigned_words() { unsigned_words_ = true; }
+  bool is_unsigned_word(int32_t tflite_index) const;  // UINT32 or UINT64
   // Has data in the model's buffers (and is not a model input, which the caller supplies).
   bool is_constant(int32_t tflite_index) const;
   // Listed in the subgraph's inputs / outputs.
@@ -103,6 +109,7 @@ class ImportContext {
   std::vector<int64_t> graph_index_;   // TFLite tensor -> graphrt tensor, -1 until used
   std::vector<int32_t> alias_target_;  // TFLite tensor -> TFLite tensor it aliases, or -1
   std::string error_;
+  bool unsigned_words_ = false;
 };
 
 // A converter returns false after ctx.fail(...) when it cannot convert this instance (an
@@ -125,17 +132,30 @@ struct ConverterEntry {
   DTypeList dtypes;
 };
 
-// Each family registers its converters by TFLite builtin operator, with their dtypes.
+// A custom operator's converter (builtin code CUSTOM), found by its custom_code name.
+struct CustomConverterEntry {
+  std::string name;  // "SignalWindow"
+  OpConverter converter;
+  DTypeList dtypes;
+};
+
+// Each family registers its converters by TFLite builtin operator, and custom operators by
+// their custom_code name, with their dtypes.
 struct ConverterTable {
   // Registering one operator twice is a programming error: throws std::logic_error.
   void add(tflite::BuiltinOperator op, OpConverter converter, DTypeList dtypes);
-  OpConverter find(tflite::BuiltinOperator op) const;  // nullptr when none
+  void add_custom(const std::string& name, OpConverter converter, DTypeList dtypes);
+  OpConverter find(tflite::BuiltinOperator op) const;    // nullptr when none
+  OpConverter find_custom(std::string_view name) const;  // nullptr when none
+  // The converter for an operator code, builtin or custom; nullptr when none.
+  OpConverter find(const tflite::OperatorCode& code) const;
   std::vector<ConverterEntry> entries;
+  std::vector<CustomConverterEntry> custom_entries;
 };
 
 // An operator a table converts, by its TFLite name.
 struct SupportedOperator {
-  std::string name;  // "CONV_2D"
+  std::string name;  // "CONV_2D", "CUSTOM:SignalWindow"
   DTypeList dtypes;
 };
 
@@ -154,6 +174,7 @@ void register_activation_ops(ConverterTable& table);   // ops/activation_ops.cpp
 void register_binary_ops(ConverterTable& table);       // ops/binary_ops.cpp
 void register_movement_ops(ConverterTable& table);     // ops/movement_ops.cpp
 void register_reduce_ops(ConverterTable& table);       // ops/reduce_ops.cpp
+void register_signal_ops(ConverterTable& table);       // ops/signal_ops.cpp (custom operators)
 
 }  // namespace grt::tools
 

@@ -1,0 +1,316 @@
+// Converters for TFLM's signal library (the audio front end), custom operators registered
+// by name: SignalWindow, SignalFftAutoScale, SignalRfft, SignalEnergy, SignalFilterBank,
+// SignalFilterBankSquareRoot, SignalFilterBankSpectralSubtraction, SignalPCAN and
+// SignalFilterBankLog. Their options are a FlexBuffers map in custom_options; their uint32
+// and uint64 tensors are carried as int32 / int64 words (kernels/src/signal/).
+
+// FlexBuffers is used header-only: its locale-independent parsing of numbers written as
+// strings needs libflatbuffers, which the importer does not link, and these options hold
+// numbers as numbers.
+#define FLATBUFFERS_LOCALE_INDEPENDENT 0
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <flatbuffers/flexbuffers.h>
+
+#include "graphrt/tools/import_context.h"
+
+namespace grt::tools {
+namespace {
+
+using tflite::TensorType;
+
+// The operator's FlexBuffers options, checked before anything is read from them.
+class SignalOptions {
+ public:
+  explicit SignalOptions(ImportContext& ctx) : ctx_(ctx) {
+    const auto* bytes = ctx.op().custom_options();
+    if (bytes == nullptr || bytes->size() == 0 || !flexbuffers::VerifyBuffer(bytes->data(), bytes->size())) {
+      ctx.fail("custom options are missing or are not a valid FlexBuffers map");
+      return;
+    }
+    const flexbuffers::Reference root = flexbuffers::GetRoot(bytes->data(), bytes->size());
+    if (!root.IsMap()) {
+      ctx.fail("custom options are not a FlexBuffers map");
+      return;
+    }
+    map_ = root.AsMap();
+    valid_ = true;
+  }
+
+  // The integer option `key` in [low, high], or a failure naming it.
+  bool integer(const char* key, int64_t low, int64_t high, int64_t* value) {
+    if (!valid_) return false;
+    const flexbuffers::Reference r = map_[key];
+    if (!r.IsInt() && !r.IsUInt() && !r.IsBool()) return ctx_.fail(std::string("option '") + key + "' is missing or not an integer");
+    const uint64_t wide = r.IsUInt() ? r.AsUInt64() : 0;
+    const int64_t v = r.IsUInt() ? static_cast<int64_t>(wide > INT64_MAX ? INT64_MAX : wide) : r.AsInt64();
+    if (v < low || v > high) {
+      return ctx_.fail(std::string("option '") + key + "' is " + std::to_string(v) + ", outside [" + std::to_string(low) + ", " +
+                       std::to_string(high) + "]");
+    }
+    *value = v;
+    return true;
+  }
+
+ private:
+  ImportContext& ctx_;
+  flexbuffers::Map map_ = flexbuffers::Map::EmptyMap();
+  bool valid_ = false;
+};
+
+bool expect_counts(ImportContext& ctx, int inputs, int outputs) {
+  if (ctx.input_count() != inputs || ctx.output_count() != outputs) {
+    return ctx.fail("expects " + std::to_string(inputs) + " inputs and " + std::to_string(outputs) + " outputs, has " +
+                    std::to_string(ctx.input_count()) + " and " + std::to_string(ctx.output_count()));
+  }
+  for (int i = 0; i < inputs; ++i) {
+    if (!ctx.has_input(i)) return ctx.fail("input " + std::to_string(i) + " is absent");
+  }
+  return true;
+}
+
+// Operand `index` has TFLite type `type` (the check TFLM's Prepare makes).
+bool expect_type(ImportContext& ctx, int32_t tensor, TensorType type, const char* what) {
+  const tflite::Tensor* t = ctx.tensor(tensor);
+  if (t != nullptr && t->type() == type) return true;
+  return ctx.fail(std::string(what) + " must be " + tflite::EnumNameTensorType(type));
+}
+
+// A table argument TFLM reads at every invocation, which graphrt requires to be constant so
+// its kernels can trust it.
+bool expect_constant(ImportContext& ctx, int32_t tensor, const char* what) {
+  if (ctx.is_constant(tensor)) return true;
+  return ctx.fail(std::string(what) + " must be a constant");
+}
+
+uint64_t elements(const std::vector<int64_t>& shape) {
+  uint64_t n = 1;
+  for (const int64_t d : shape) n *= static_cast<uint64_t>(d);
+  return n;
+}
+
+bool convert_window(ImportContext& ctx) {
+  if (!expect_counts(ctx, 2, 1)) return false;
+  SignalOptions options(ctx);
+  int64_t shift = 0;
+  if (!options.integer("shift", 0, 31, &shift)) return false;
+  if (!expect_type(ctx, ctx.input_index(0), TensorType::INT16, "input") ||
+      !expect_type(ctx, ctx.input_index(1), TensorType::INT16, "window") ||
+      !expect_type(ctx, ctx.output_index(0), TensorType::INT16, "output")) {
+    return false;
+  }
+  ctx.add_node("signal_window", {ArgDef::input(ctx.input(0)), ArgDef::input(ctx.input(1)), ArgDef::output(ctx.output(0)), ArgDef::integer(shift)});
+  return ctx.error().empty();
+}
+
+bool convert_fft_auto_scale(ImportContext& ctx) {
+  if (!expect_counts(ctx, 1, 2)) return false;
+  if (!expect_type(ctx, ctx.input_index(0), TensorType::INT16, "input") ||
+      !expect_type(ctx, ctx.output_index(0), TensorType::INT16, "output") ||
+      !expect_type(ctx, ctx.output_index(1), TensorType::INT32, "scale_bits")) {
+    return false;
+  }
+  ctx.add_node("signal_fft_auto_scale", {ArgDef::input(ctx.input(0)), ArgDef::output(ctx.output(0)), ArgDef::output(ctx.output(1))});
+  return ctx.error().empty();
+}
+
+// kiss_fft's factoring of the inner FFT length: fours first, then twos, then odd primes.
+std::vector<int32_t> fft_stages(int64_t n) {
+  std::vector<int32_t> stages;
+  int64_t p = 4;
+  while (n > 1) {
+    while (n % p != 0) {
+      p = p == 4 ? 2 : (p == 2 ? 3 : p + 2);
+      if (p * p > n) p = n;  // no factor up to sqrt(n): n is prime
+    }
+    n /= p;
+    stages.push_back(static_cast<int32_t>(p));
+    stages.push_back(static_cast<int32_t>(n));
+  }
+  return stages;
+}
+
+// kiss_fft's twiddles in 16-bit fixed point: floor(0.5 + 32767 * cos/sin(phase)).
+void push_twiddle(std::vector<int16_t>& table, double phase) {
+  table.push_back(static_cast<int16_t>(std::floor(0.5 + 32767 * std::cos(phase))));
+  table.push_back(static_cast<int16_t>(std::floor(0.5 + 32767 * std::sin(phase))));
+}
+
+bool convert_rfft(ImportContext& ctx) {
+  if (!expect_counts(ctx, 1, 1)) return false;
+  SignalOptions options(ctx);
+  int64_t type = 0;
+  int64_t fft_length = 0;
+  if (!options.integer("T", INT32_MIN, INT32_MAX, &type) || !options.integer("fft_length", 4, 1 << 20, &fft_length)) return false;
+  if (type != static_cast<int64_t>(TensorType::INT16)) return ctx.fail("only the int16 RFFT is supported (T is " + std::to_string(type) + ")");
+  if (fft_length % 2 != 0) return ctx.fail("fft_length " + std::to_string(fft_length) + " is odd");
+  if (!expect_type(ctx, ctx.input_index(0), TensorType::INT16, "input") ||
+      !expect_type(ctx, ctx.output_index(0), TensorType::INT16, "output")) {
+    return false;
+  }
+  const int64_t n = fft_length / 2;
+  const std::vector<int32_t> stages = fft_stages(n);
+  for (size_t s = 0; s < stages.size(); s += 2) {
+    if (stages[s] != 2 && stages[s] != 4) {
+      return ctx.fail("fft_length " + std::to_string(fft_length) + " needs a radix-" + std::to_string(stages[s]) +
+                      " stage; graphrt's RFFT takes fft_length = 2^k");
+    }
+  }
+  const std::vector<int64_t> in_shape = ctx.shape(ctx.input_index(0));
+  const std::vector<int64_t> out_shape = ctx.shape(ctx.output_index(0));
+  if (in_shape.empty() || in_shape.size() != out_shape.size()) return ctx.fail("input and output ranks differ or are 0");
+  if (in_shape.back() > fft_length) return ctx.fail("frames of " + std::to_string(in_shape.back()) + " samples are longer than fft_length");
+  if (out_shape.back() != 2 * (n + 1)) return ctx.fail("output's last dimension is not fft_length + 2");
+  std::vector<int16_t> twiddles;
+  constexpr double kPi = 3.141592653589793238462643383279502884197169399375105820974944;
+  for (int64_t i = 0; i < n; ++i) push_twiddle(twiddles, -2 * kPi * static_cast<double>(i) / static_cast<double>(n));
+  for (int64_t i = 0; i < n / 2; ++i) {
+    push_twiddle(twiddles, -3.14159265358979323846264338327 * (static_cast<double>(i + 1) / static_cast<double>(n) + .5));
+  }
+  std::vector<uint8_t> bytes(twiddles.size() * sizeof(int16_t));
+  std::memcpy(bytes.data(), twiddles.data(), bytes.size());
+  const std::string name = ctx.op_name();
+  const uint32_t twiddle_tensor = ctx.constant(name + " twiddles", DType::Int16, {static_cast<int64_t>(twiddles.size())}, std::move(bytes));
+  const uint32_t stage_tensor = ctx.int_array(name + " stages", stages);
+  ctx.add_node("signal_rfft_s16", {ArgDef::input(ctx.input(0)), ArgDef::input(twiddle_tensor), ArgDef::int_array(stage_tensor),
+                                   ArgDef::output(ctx.output(0)), ArgDef::integer(fft_length)});
+  return ctx.error().empty();
+}
+
+bool convert_energy(ImportContext& ctx) {
+  if (!expect_counts(ctx, 1, 1)) return false;
+  ctx.accept_unsigned_words();
+  SignalOptions options(ctx);
+  int64_t start = 0;
+  int64_t end = 0;
+  if (!options.integer("start_index", 0, INT32_MAX, &start) || !options.integer("end_index", 0, INT32_MAX, &end)) return false;
+  if (!expect_type(ctx, ctx.input_index(0), TensorType::INT16, "input") ||
+      !expect_type(ctx, ctx.output_index(0), TensorType::UINT32, "output")) {
+    return false;
+  }
+  const uint64_t bins = elements(ctx.shape(ctx.output_index(0)));
+  if (elements(ctx.shape(ctx.input_index(0))) != 2 * bins) return ctx.fail("input is not one complex pair per output bin");
+  if (start > end || static_cast<uint64_t>(end) > bins) {
+    return ctx.fail("bins [" + std::to_string(start) + ", " + std::to_string(end) + ") are not inside the " + std::to_string(bins) + " outputs");
+  }
+  ctx.add_node("signal_energy", {ArgDef::input(ctx.input(0)), ArgDef::output(ctx.output(0)), ArgDef::integer(start), ArgDef::integer(end)});
+  return ctx.error().empty();
+}
+
+bool convert_filter_bank(ImportContext& ctx) {
+  if (!expect_counts(ctx, 6, 1)) return false;
+  ctx.accept_unsigned_words();
+  SignalOptions options(ctx);
+  int64_t channels = 0;
+  if (!options.integer("num_channels", 1, INT16_MAX, &channels)) return false;
+  if (!expect_type(ctx, ctx.input_index(0), TensorType::UINT32, "input") ||
+      !expect_type(ctx, ctx.output_index(0), TensorType::UINT64, "output")) {
+    return false;
+  }
+  const char* tables[] = {"weights", "unweights", "channel_frequency_starts", "channel_weight_starts", "channel_widths"};
+  for (int i = 1; i <= 5; ++i) {
+    if (!expect_type(ctx, ctx.input_index(i), TensorType::INT16, tables[i - 1]) || !expect_constant(ctx, ctx.input_index(i), tables[i - 1])) {
+      return false;
+    }
+  }
+  if (elements(ctx.shape(ctx.output_index(0))) != static_cast<uint64_t>(channels)) return ctx.fail("output size is not num_channels");
+  std::vector<ArgDef> args;
+  for (int i = 0; i <= 5; ++i) args.push_back(ArgDef::input(ctx.input(i)));
+  args.push_back(ArgDef::output(ctx.output(0)));
+  ctx.add_node("signal_filter_bank", std::move(args));
+  return ctx.error().empty();
+}
+
+bool convert_filter_bank_square_root(ImportContext& ctx) {
+  if (!expect_counts(ctx, 2, 1)) return false;
+  ctx.accept_unsigned_words();
+  if (!expect_type(ctx, ctx.input_index(0), TensorType::UINT64, "input") ||
+      !expect_type(ctx, ctx.input_index(1), TensorType::INT32, "scale_bits") ||
+      !expect_type(ctx, ctx.output_index(0), TensorType::UINT32, "output")) {
+    return false;
+  }
+  ctx.add_node("signal_filter_bank_square_root", {ArgDef::input(ctx.input(0)), ArgDef::input(ctx.input(1)), ArgDef::output(ctx.output(0))});
+  return ctx.error().empty();
+}
+
+bool convert_spectral_subtraction(ImportContext& ctx) {
+  if (!expect_counts(ctx, 1, 2)) return false;
+  ctx.accept_unsigned_words();
+  SignalOptions options(ctx);
+  int64_t values[8] = {};
+  const char* keys[8] = {"smoothing", "one_minus_smoothing", "alternate_smoothing", "alternate_one_minus_smoothing",
+                         "min_signal_remaining", "smoothing_bits", "spectral_subtraction_bits", "clamping"};
+  const int64_t highs[8] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, 31, 63, 1};
+  for (int i = 0; i < 8; ++i) {
+    if (!options.integer(keys[i], 0, highs[i], &values[i])) return false;
+  }
+  for (const int32_t t : {ctx.input_index(0), ctx.output_index(0), ctx.output_index(1)}) {
+    if (!expect_type(ctx, t, TensorType::UINT32, "input, output and noise estimate")) return false;
+  }
+  std::vector<ArgDef> args = {ArgDef::input(ctx.input(0)), ArgDef::output(ctx.output(0)), ArgDef::output(ctx.output(1))};
+  for (const int64_t v : values) args.push_back(ArgDef::integer(v));
+  // The noise estimate is state TFLM keeps across invocations. The blob has no tensors that
+  // persist across runs yet, so each run starts from the reset (zero) estimate, as a newly
+  // initialised TFLM interpreter does.
+  args.push_back(ArgDef::integer(1));
+  ctx.add_node("signal_filter_bank_spectral_subtraction", std::move(args));
+  return ctx.error().empty();
+}
+
+bool convert_pcan(ImportContext& ctx) {
+  if (!expect_counts(ctx, 3, 1)) return false;
+  ctx.accept_unsigned_words();
+  SignalOptions options(ctx);
+  int64_t snr_shift = 0;
+  if (!options.integer("snr_shift", 0, 63, &snr_shift)) return false;
+  if (!expect_type(ctx, ctx.input_index(0), TensorType::UINT32, "input") ||
+      !expect_type(ctx, ctx.input_index(1), TensorType::UINT32, "noise estimate") ||
+      !expect_type(ctx, ctx.input_index(2), TensorType::INT16, "gain table") ||
+      !expect_constant(ctx, ctx.input_index(2), "gain table") ||
+      !expect_type(ctx, ctx.output_index(0), TensorType::UINT32, "output")) {
+    return false;
+  }
+  if (elements(ctx.shape(ctx.input_index(2))) < 125) return ctx.fail("gain table has fewer than 125 entries");
+  ctx.add_node("signal_pcan", {ArgDef::input(ctx.input(0)), ArgDef::input(ctx.input(1)), ArgDef::input(ctx.input(2)),
+                               ArgDef::output(ctx.output(0)), ArgDef::integer(snr_shift)});
+  return ctx.error().empty();
+}
+
+bool convert_filter_bank_log(ImportContext& ctx) {
+  if (!expect_counts(ctx, 1, 1)) return false;
+  ctx.accept_unsigned_words();
+  SignalOptions options(ctx);
+  int64_t correction_bits = 0;
+  int64_t output_scale = 0;
+  if (!options.integer("input_correction_bits", 0, 31, &correction_bits) || !options.integer("output_scale", 0, UINT32_MAX, &output_scale)) {
+    return false;
+  }
+  if (!expect_type(ctx, ctx.input_index(0), TensorType::UINT32, "input") ||
+      !expect_type(ctx, ctx.output_index(0), TensorType::INT16, "output")) {
+    return false;
+  }
+  ctx.add_node("signal_filter_bank_log", {ArgDef::input(ctx.input(0)), ArgDef::output(ctx.output(0)), ArgDef::integer(correction_bits),
+                                          ArgDef::integer(output_scale)});
+  return ctx.error().empty();
+}
+
+}  // namespace
+
+void register_signal_ops(ConverterTable& table) {
+  table.add_custom("SignalWindow", convert_window, {"int16"});
+  table.add_custom("SignalFftAutoScale", convert_fft_auto_scale, {"int16 (int32 scale bits)"});
+  table.add_custom("SignalRfft", convert_rfft, {"int16 (fft_length 2^k)"});
+  table.add_custom("SignalEnergy", convert_energy, {"int16 to uint32"});
+  table.add_custom("SignalFilterBank", convert_filter_bank, {"uint32 to uint64 (int16 tables)"});
+  table.add_custom("SignalFilterBankSquareRoot", convert_filter_bank_square_root, {"uint64 to uint32"});
+  table.add_custom("SignalFilterBankSpectralSubtraction", convert_spectral_subtraction, {"uint32 (state reset every run)"});
+  table.add_custom("SignalPCAN", convert_pcan, {"uint32 (int16 gain table)"});
+  table.add_custom("SignalFilterBankLog", convert_filter_bank_log, {"uint32 to int16"});
+}
+
+}  // namespace grt::tools
