@@ -20,6 +20,7 @@
 #include "binary/entries.inc"
 #include "movement/entries.inc"
 #include "reduce/entries.inc"
+#include "state/entries.inc"
 #undef GRT_KERNEL
 
 namespace {
@@ -35,6 +36,7 @@ constexpr grt_kernel_entry kUnsorted[] = {
 #include "binary/entries.inc"
 #include "movement/entries.inc"
 #include "reduce/entries.inc"
+#include "state/entries.inc"
 #undef GRT_KERNEL
 };
 constexpr size_t kCount = sizeof(kUnsorted) / sizeof(kUnsorted[0]);

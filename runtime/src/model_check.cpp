@@ -82,6 +82,21 @@ grt_status check_tensor(const fb::Model* model, uint32_t index, ModelCounts* cou
       }
       return GRT_OK;
     }
+    case fb::TensorKind::State: {
+      // Initial bytes: an empty buffer (zeros) or exactly the tensor's bytes.
+      const uint32_t buffer = t->buffer();
+      const uint32_t buffers = count_of(model->buffers());
+      if (buffer >= buffers) {
+        return fail(error, GRT_ERR_INDEX_RANGE, model, "%t starts from buffer %u, but the blob has %u", index, buffer, buffers);
+      }
+      const uint64_t have = count_of(model->buffers()->Get(buffer)->data());
+      if (have != 0 && have != bytes) {
+        return fail(error, GRT_ERR_BUFFER_BOUNDS, model, "state %t needs %u initial bytes (or none), its buffer %u holds %u",
+                    index, bytes, buffer, have);
+      }
+      counts->states++;
+    }
+      [[fallthrough]];  // planned like an activation
     case fb::TensorKind::Activation: {
       const uint32_t pool = t->pool();
       const uint32_t pools = count_of(model->pools());

@@ -57,6 +57,7 @@ const char* kind_name(tools::TensorKind kind) {
     case tools::TensorKind::Constant: return "constant";
     case tools::TensorKind::Activation: return "activation";
     case tools::TensorKind::Alias: return "alias";
+    case tools::TensorKind::State: return "state";
   }
   return "unknown";
 }
@@ -110,6 +111,8 @@ std::string placement(const tools::ModelDef& model, const tools::TensorDef& t) {
       return "pool '" + pool_name(model, t.pool) + "' @ " + std::to_string(t.offset);
     case tools::TensorKind::Alias:
       return "alias of tensor " + std::to_string(t.alias_of) + " + " + std::to_string(t.offset);
+    case tools::TensorKind::State:
+      return "state in pool '" + pool_name(model, t.pool) + "' @ " + std::to_string(t.offset) + ", kept across runs";
   }
   return "";
 }
@@ -239,6 +242,10 @@ void print_json(const Inspection& x) {
         break;
       case tools::TensorKind::Alias:
         j.key("alias_of").value(t.alias_of).key("offset").value(t.offset);
+        break;
+      case tools::TensorKind::State:
+        j.key("pool").value(pool_name(m, t.pool)).key("pool_index").value(t.pool).key("offset").value(t.offset);
+        j.key("initial_buffer").value(t.buffer);
         break;
     }
     if (t.quantization) {
