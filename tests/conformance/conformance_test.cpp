@@ -22,7 +22,7 @@ std::vector<std::string> conformance_models() {
       "mlperf_ad_autoencoder_int8", "mlperf_ad_autoencoder_float", "mlperf_ad_autoencoder_int8_floatio",
       "mlperf_ic_resnet8_int8",   "mlperf_ic_resnet8_float",    "mlperf_ic_resnet_large_int8",
       "mlperf_kws_dscnn_int8",    "mlperf_sww_int8",            "mlperf_vww_mobilenet_int8",
-      "mlperf_vww_mobilenet_float",
+      "mlperf_vww_mobilenet_float", "keyword_scrambled",          "keyword_scrambled_8bit",
   };
   // TFLM's seanet integration models: int16 activations, int8 weights, one operator each.
   const std::pair<const char*, int> seanet[] = {{"add", 17},        {"conv", 22},   {"leaky_relu", 23}, {"pad", 19},
