@@ -121,7 +121,7 @@ grt_status init(grt_executor** out, void* storage, size_t storage_size, const vo
     const grt_shared_pool* shared = options->shared_pool;
     if (shared != nullptr && counts.states != 0) {
       // Another executor would overwrite the state between this one's runs (docs/rtos.md).
-      s = fail(error, GRT_ERR_ARGUMENT, model, "model keeps state across runs (%u tensors); a shared pool cannot hold it", counts.states);
+      s = fail(error, GRT_ERR_ARGUMENT, nullptr, "a shared pool cannot hold state");
     } else if (shared != nullptr && shared->ops == nullptr) {
       s = fail(error, GRT_ERR_ARGUMENT, nullptr, "shared pool is not initialised (grt_shared_pool_init)");
     } else if (shared != nullptr) {

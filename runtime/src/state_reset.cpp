@@ -31,6 +31,7 @@ extern "C" {
 grt_status grt_reset_state(grt_executor* x) {
   if (x == nullptr) return GRT_ERR_ARGUMENT;
   if (!x->memory_held) {
+    // The same words as grt_run's (one string in the image).
     return grt::fail(&x->error, GRT_ERR_ARGUMENT, nullptr, "executor holds no memory: it was released; bind an allocator again first");
   }
   grt::reset_state(x);

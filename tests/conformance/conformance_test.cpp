@@ -23,6 +23,7 @@ std::vector<std::string> conformance_models() {
       "mlperf_ic_resnet8_int8",   "mlperf_ic_resnet8_float",    "mlperf_ic_resnet_large_int8",
       "mlperf_kws_dscnn_int8",    "mlperf_sww_int8",            "mlperf_vww_mobilenet_int8",
       "mlperf_vww_mobilenet_float", "keyword_scrambled",          "keyword_scrambled_8bit",
+      "mnist_lstm_float",
   };
   // TFLM's seanet integration models: int16 activations, int8 weights, one operator each.
   const std::pair<const char*, int> seanet[] = {{"add", 17},        {"conv", 22},   {"leaky_relu", 23}, {"pad", 19},

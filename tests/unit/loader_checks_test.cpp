@@ -342,12 +342,12 @@ TEST(LoaderChecks, StateWithInitialBytesOrZerosLoads) {
 TEST(LoaderChecks, StateInitialBufferOutOfRange) {
   ModelDef m = chain_with_state();
   m.tensors[state_index(m)].buffer = 99;
-  EXPECT_REFUSED(refuse(m), GRT_ERR_INDEX_RANGE, "starts from buffer 99");
+  EXPECT_REFUSED(refuse(m), GRT_ERR_INDEX_RANGE, "uses buffer 99");
 }
 
 TEST(LoaderChecks, StateInitialBytesOfTheWrongSize) {
   ModelDef m = chain_with_state(std::vector<uint8_t>(15, 1));
-  EXPECT_REFUSED(refuse(m), GRT_ERR_BUFFER_BOUNDS, "needs 16 initial bytes (or none)");
+  EXPECT_REFUSED(refuse(m), GRT_ERR_BUFFER_BOUNDS, "needs 16 bytes, its buffer");
 }
 
 TEST(LoaderChecks, StatePastTheEndOfItsPool) {

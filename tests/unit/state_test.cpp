@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cfloat>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -69,14 +70,16 @@ void expect_state_kept_and_reset(grt_executor* x) {
 }
 
 TEST(State, KeptAcrossRunsAndResetUnderTheStaticPool) {
-  StaticRun run(to_blob(float_svdf()));
+  const AlignedBytes blob = to_blob(float_svdf());  // outlives the executor
+  StaticRun run(blob);
   ASSERT_EQ(run.status, GRT_OK) << run.error.message;
   expect_state_kept_and_reset(run.executor);
 }
 
 TEST(State, StartsFromItsInitialBytes) {
   // Shifted left: 2 3 4 | 5 6 6, then the newest steps 1 and 2: 2 3 1 | 5 6 2.
-  StaticRun run(to_blob(float_svdf({1, 2, 3, 4, 5, 6})));
+  const AlignedBytes blob = to_blob(float_svdf({1, 2, 3, 4, 5, 6}));  // outlives the executor
+  StaticRun run(blob);
   ASSERT_EQ(run.status, GRT_OK) << run.error.message;
   EXPECT_EQ(run_once(run.executor, {1, 2}), (Outputs{132.5f, 265.25f}));
   ASSERT_EQ(grt_reset_state(run.executor), GRT_OK);
@@ -182,7 +185,7 @@ TEST(State, SharedPoolRefusesAModelWithState) {
   options.shared_pool = &shared;
   grt_executor* x = nullptr;
   EXPECT_EQ(grt_init(&x, storage.data(), storage.size(), blob.data(), blob.size(), &options, &error), GRT_ERR_ARGUMENT);
-  EXPECT_NE(std::string(error.message).find("keeps state across runs"), std::string::npos) << error.message;
+  EXPECT_NE(std::string(error.message).find("cannot hold state"), std::string::npos) << error.message;
 }
 
 // The planner gives state bytes no other tensor ever shares, even ones live long after
@@ -225,7 +228,8 @@ TEST(State, SvdfInt8WithInt16StateKeepsItsMemory) {
                          ArgDef::output(y), ArgDef::integer(1), ArgDef::integer(-1), ArgDef::integer(1 << 30), ArgDef::integer(1),
                          ArgDef::integer(1 << 30), ArgDef::integer(-1), ArgDef::integer(3), ArgDef::integer(0)});
   tools::plan_default(&m);
-  StaticRun run(to_blob(m));
+  const AlignedBytes blob = to_blob(m);  // outlives the executor
+  StaticRun run(blob);
   ASSERT_EQ(run.status, GRT_OK) << run.error.message;
   const auto once = [&] {
     const int8_t in[2] = {3, 5};
@@ -252,6 +256,42 @@ TEST(State, SvdfCheckRefusesAStateOfTheWrongShape) {
   grt_error error{};
   EXPECT_EQ(init_status(to_blob(m), &error), GRT_ERR_KERNEL_ARGS);
   EXPECT_NE(std::string(error.message).find("state must be"), std::string::npos) << error.message;
+}
+
+// lstm_f32 with one cell over one input and one step: zero weights, so every gate is its
+// bias through its activation (i = f = o = sigmoid(0) = 1/2, g = tanh(1)), and the cell
+// state halves and gains g / 2 each run: c1 = g / 2, c2 = c1 / 2 + g / 2; h = tanh(c) / 2.
+TEST(State, LstmKeepsItsCellStateAcrossRuns) {
+  ModelDef m;
+  const uint32_t x = m.add_activation("x", DType::Float32, {1, 1, 1});
+  std::vector<ArgDef> args = {ArgDef::input(x)};
+  for (int i = 0; i < 8; ++i) args.push_back(ArgDef::input(m.add_constant_values<float>("w" + std::to_string(i), DType::Float32, {1, 1}, {0.0f})));
+  for (const float bias : {0.0f, 0.0f, 1.0f, 0.0f}) args.push_back(ArgDef::input(m.add_constant_values<float>("b", DType::Float32, {1}, {bias})));
+  args.push_back(ArgDef::output(m.add_state("h", DType::Float32, {1, 1}, {})));
+  args.push_back(ArgDef::output(m.add_state("c", DType::Float32, {1, 1}, {})));
+  const uint32_t y = m.add_activation("y", DType::Float32, {1, 1, 1});
+  args.push_back(ArgDef::output(y));
+  args.push_back(ArgDef::integer(0));
+  args.push_back(ArgDef::real(0.0));
+  m.inputs = {x};
+  m.outputs = {y};
+  m.add_node("lstm_f32", std::move(args));
+  m.nodes[0].workspace_bytes = 32;  // 4 floats: 16 bytes and the stack allocator's header
+  tools::plan_default(&m);
+  const AlignedBytes blob = to_blob(m);  // outlives the executor
+  StaticRun run(blob);
+  ASSERT_EQ(run.status, GRT_OK) << run.error.message;
+  const auto once = [&] {
+    EXPECT_EQ(grt_run(run.executor), GRT_OK) << grt_last_error(run.executor)->message;
+    return *static_cast<const float*>(grt_output(run.executor, 0)->data);
+  };
+  const float g = std::tanh(1.0f);
+  const float c1 = 0.5f * g;
+  const float c2 = 0.5f * c1 + 0.5f * g;
+  EXPECT_NEAR(once(), 0.5f * std::tanh(c1), 1e-6);
+  EXPECT_NEAR(once(), 0.5f * std::tanh(c2), 1e-6);
+  ASSERT_EQ(grt_reset_state(run.executor), GRT_OK);
+  EXPECT_NEAR(once(), 0.5f * std::tanh(c1), 1e-6);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Operators that keep state across runs in a TFLite variable tensor (a State tensor of the
-// blob: see ImportContext::graph_tensor): SVDF.
+// blob: see ImportContext::graph_tensor): SVDF and UNIDIRECTIONAL_SEQUENCE_LSTM.
 #include <cmath>
 
 #include "graphrt/tools/import_context.h"
@@ -76,8 +76,56 @@ bool convert_svdf(ImportContext& ctx) {
   return ctx.error().empty();
 }
 
+// ---- UNIDIRECTIONAL_SEQUENCE_LSTM ----
+
+// TFLite's input order: 0 X; 1..4 input weights (i, f, g, o); 5..8 recurrent weights;
+// 9..11 peephole weights; 12..15 biases; 16, 17 projection weights and bias; 18 h state and
+// 19 c state (variables); 20..23 layer-norm coefficients.
+constexpr int kLstmInputs = 24;
+constexpr int kLstmHState = 18;
+constexpr int kLstmCState = 19;
+
+// A stack allocator's cost of one request (GRT_STACK_ALLOCATION_BYTES, graphrt/allocator.h):
+// the bytes rounded up to 16 and a 16-byte header.
+uint64_t workspace_request(uint64_t bytes) { return (bytes + 15) / 16 * 16 + 16; }
+
+bool convert_sequence_lstm(ImportContext& ctx) {
+  if (ctx.input_count() != kLstmInputs || ctx.output_count() != 1) return ctx.fail("expects 24 inputs and 1 output");
+  const auto* o = ctx.options<tflite::UnidirectionalSequenceLSTMOptions>();
+  if (o == nullptr) return ctx.fail("has no UnidirectionalSequenceLSTMOptions");
+  for (const int absent : {9, 10, 11, 16, 17, 20, 21, 22, 23}) {
+    if (ctx.has_input(absent)) return ctx.fail("peephole, projection and layer normalisation are not supported");
+  }
+  for (int i = 0; i <= 19; ++i) {
+    if ((i < 9 || i > 17 || (i >= 12 && i <= 15)) && !ctx.has_input(i)) return ctx.fail("input " + std::to_string(i) + " is missing (CIFG is not supported)");
+  }
+  for (const int state : {kLstmHState, kLstmCState}) {
+    if (!ctx.tensor(ctx.input_index(state))->is_variable()) return ctx.fail("input " + std::to_string(state) + " is not a variable tensor");
+  }
+  if (ctx.dtype(ctx.input_index(0)) != DType::Float32) return ctx.fail("supports float32 only");
+  for (int i = 0; i < kLstmInputs; ++i) {
+    if (ctx.has_input(i) && ctx.dtype(ctx.input_index(i)) != DType::Float32) return ctx.fail("float32 LSTM needs float32 weights and state");
+  }
+  if (o->fused_activation_function() != tflite::ActivationFunctionType::TANH) return ctx.fail("supports the TANH activation only");
+  if (o->proj_clip() != 0.0f) return ctx.fail("projection clip is not supported");
+  const std::vector<int64_t> weights = ctx.shape(ctx.input_index(1));
+  if (weights.size() != 2) return ctx.fail("input weights must be [cells, input]");
+  std::vector<ArgDef> args = {ArgDef::input(ctx.input(0))};
+  for (const int i : {1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 15}) args.push_back(ArgDef::input(ctx.input(i)));
+  args.push_back(ArgDef::output(ctx.input(kLstmHState)));
+  args.push_back(ArgDef::output(ctx.input(kLstmCState)));
+  args.push_back(ArgDef::output(ctx.output(0)));
+  args.push_back(ArgDef::integer(o->time_major() ? 1 : 0));
+  args.push_back(ArgDef::real(static_cast<double>(o->cell_clip() > 0.0f ? o->cell_clip() : 0.0f)));
+  ctx.add_node("lstm_f32", std::move(args), workspace_request(4 * static_cast<uint64_t>(weights[0]) * sizeof(float)));
+  return ctx.error().empty();
+}
+
 }  // namespace
 
-void register_state_ops(ConverterTable& table) { table.add(tflite::BuiltinOperator::SVDF, convert_svdf); }
+void register_state_ops(ConverterTable& table) {
+  table.add(tflite::BuiltinOperator::SVDF, convert_svdf);
+  table.add(tflite::BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM, convert_sequence_lstm);
+}
 
 }  // namespace grt::tools
