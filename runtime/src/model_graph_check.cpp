@@ -25,14 +25,14 @@ grt_status note_window(const fb::Model* model, Lifetime* lives, uint32_t first, 
   const auto in_window = [first, count](uint32_t t) { return t - first < count; };  // unsigned: below `first` wraps
   const uint32_t nodes = count_of(model->nodes());
   const uint32_t end = nodes == 0 ? 0 : nodes - 1;
-  for (uint32_t i = 0; i < count; ++i) lives[i] = Lifetime{kNoNode, kNoNode};
+  // State is live for the whole run (and between runs): its slot is nobody else's.
+  for (uint32_t i = 0; i < count; ++i) {
+    const bool state = model->tensors()->Get(first + i)->kind() == fb::TensorKind::State;
+    lives[i] = state ? Lifetime{0, end} : Lifetime{kNoNode, kNoNode};
+  }
   for (uint32_t i = 0; i < count_of(model->inputs()); ++i) {
     const uint32_t t = model->inputs()->Get(i);
     if (in_window(t)) lives[t - first] = Lifetime{0, 0};
-  }
-  // State is live for the whole run (and between runs): its slot is nobody else's.
-  for (uint32_t i = 0; i < count; ++i) {
-    if (model->tensors()->Get(first + i)->kind() == fb::TensorKind::State) lives[i] = Lifetime{0, end};
   }
   for (uint32_t n = 0; n < nodes; ++n) {
     const auto* args = model->nodes()->Get(n)->args();
