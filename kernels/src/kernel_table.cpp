@@ -21,6 +21,7 @@
 #include "movement/entries.inc"
 #include "reduce/entries.inc"
 #include "signal/entries.inc"
+#include "state/entries.inc"
 #undef GRT_KERNEL
 
 namespace {
@@ -37,6 +38,7 @@ constexpr grt_kernel_entry kUnsorted[] = {
 #include "movement/entries.inc"
 #include "reduce/entries.inc"
 #include "signal/entries.inc"
+#include "state/entries.inc"
 #undef GRT_KERNEL
 };
 constexpr size_t kCount = sizeof(kUnsorted) / sizeof(kUnsorted[0]);

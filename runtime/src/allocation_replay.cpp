@@ -24,7 +24,7 @@ uint64_t pages_if_nothing_reused(const fb::Model* model, grt_strategy strategy, 
   uint64_t pages = 0;
   for (uint32_t t = 0; t < count_of(model->tensors()); ++t) {  // a blob may have no tensors or nodes vector
     const auto* tensor = model->tensors()->Get(t);
-    if (tensor->kind() == fb::TensorKind::Activation) pages += pages_for(tensor_bytes(tensor), page_size);
+    if (tensor->kind() == fb::TensorKind::Activation || tensor->kind() == fb::TensorKind::State) pages += pages_for(tensor_bytes(tensor), page_size);
   }
   uint64_t largest_workspace = 0;
   for (uint32_t n = 0; n < count_of(model->nodes()); ++n) {

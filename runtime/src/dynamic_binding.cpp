@@ -29,14 +29,15 @@ grt_status fail_out_of_memory(grt_executor* x, grt_error* error, int64_t node, u
   return GRT_ERR_OUT_OF_MEMORY;
 }
 
-// Dynamic strategies: inputs and outputs (DYNAMIC) or every activation (STACK) are taken
-// once here and held until grt_release. The caller points tensors at them (bind_tensors).
+// Dynamic strategies: inputs, outputs and state (DYNAMIC) or every activation and state
+// (STACK) are taken once here and held until grt_release. The caller points tensors at them (bind_tensors).
 grt_status bind_allocator(grt_executor* x, grt_error* error) {
   for (uint32_t t = 0; t < x->tensor_count; ++t) x->owned[t] = nullptr;
   for (uint32_t t = 0; t < x->tensor_count; ++t) {
     const auto* tensor = x->model->tensors()->Get(t);
-    if (tensor->kind() != fb::TensorKind::Activation) continue;
-    if (is_scheduled(strategy_of(x)) && !is_io(x->model, t)) continue;
+    const bool state = tensor->kind() == fb::TensorKind::State;
+    if (tensor->kind() != fb::TensorKind::Activation && !state) continue;
+    if (is_scheduled(strategy_of(x)) && !is_io(x->model, t) && !state) continue;
     const size_t bytes = static_cast<size_t>(tensor_bytes(tensor));
     void* p = grt_allocate(x->allocator, bytes, kActivationAlignment);
     if (p == nullptr) {
@@ -130,6 +131,7 @@ grt_status grt_set_allocator(grt_executor* x, const grt_allocator* allocator) {
   const grt_status s = grt::bind_allocator(x, &x->error);
   if (s != GRT_OK) return s;
   grt::bind_tensors(x);
+  grt::reset_state(x);
   grt::clear_error(&x->error);
   x->memory_held = true;
   return GRT_OK;

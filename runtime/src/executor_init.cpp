@@ -119,7 +119,10 @@ grt_status init(grt_executor** out, void* storage, size_t storage_size, const vo
     void* shared_buffers[GRT_MAX_POOLS];
     size_t shared_sizes[GRT_MAX_POOLS];
     const grt_shared_pool* shared = options->shared_pool;
-    if (shared != nullptr && shared->ops == nullptr) {
+    if (shared != nullptr && counts.states != 0) {
+      // Another executor would overwrite the state between this one's runs (docs/rtos.md).
+      s = fail(error, GRT_ERR_ARGUMENT, nullptr, "a shared pool cannot hold state");
+    } else if (shared != nullptr && shared->ops == nullptr) {
       s = fail(error, GRT_ERR_ARGUMENT, nullptr, "shared pool is not initialised (grt_shared_pool_init)");
     } else if (shared != nullptr) {
       s = shared->ops->place(shared, model, &memory, shared_buffers, shared_sizes, error);
@@ -130,6 +133,8 @@ grt_status init(grt_executor** out, void* storage, size_t storage_size, const vo
   }
   if (s != GRT_OK) return s;
   grt::bind_tensors(x);
+  // The allocation replay's allocator hands out addresses that must never be written.
+  if (counts.states != 0 && every_node_kernel == nullptr) grt::reset_state(x);
   grt::clear_error(&x->error);
   x->memory_held = true;
   *out = x;

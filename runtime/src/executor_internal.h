@@ -10,6 +10,7 @@
 //   executor_run.cpp          grt_run, grt_cancel, grt_release
 //   executor_accessors.cpp    the C API's accessors (inputs, outputs, nodes)
 //   allocation_replay.cpp     grt_replay_allocations and page budgets
+//   state_reset.cpp           State tensors' initial values, grt_reset_state
 #ifndef GRAPHRT_EXECUTOR_INTERNAL_H_
 #define GRAPHRT_EXECUTOR_INTERNAL_H_
 
@@ -113,6 +114,10 @@ grt_status fail_out_of_memory(grt_executor* x, grt_error* error, int64_t node, u
 grt_status bind_allocator(grt_executor* x, grt_error* error);
 void build_dynamic_orders(grt_executor* x, const Lifetime* lifetimes);
 void free_intermediates(grt_executor* x);
+
+// ---- state_reset.cpp ----
+// Every State tensor back to its initial bytes (memory must be bound).
+void reset_state(grt_executor* x);
 
 // ---- executor_init.cpp ----
 // grt_init, and the allocation replay, which binds every node to `every_node_kernel`

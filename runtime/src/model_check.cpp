@@ -65,7 +65,10 @@ grt_status check_tensor(const fb::Model* model, uint32_t index, ModelCounts* cou
   }
   const uint64_t offset = t->offset();
   switch (t->kind()) {
-    case fb::TensorKind::Constant: {
+    case fb::TensorKind::Constant:
+    case fb::TensorKind::State: {
+      // Constant: its bytes. State: its initial bytes, or an empty buffer for zeros.
+      const bool state = t->kind() == fb::TensorKind::State;
       const uint32_t buffer = t->buffer();
       const uint32_t buffers = count_of(model->buffers());
       if (buffer >= buffers) {
@@ -73,15 +76,20 @@ grt_status check_tensor(const fb::Model* model, uint32_t index, ModelCounts* cou
       }
       const auto* data = model->buffers()->Get(buffer)->data();
       const uint64_t have = count_of(data);
-      if (have != bytes) {
+      if (have != bytes && !(state && have == 0)) {
         return fail(error, GRT_ERR_BUFFER_BOUNDS, model, "%t needs %u bytes, its buffer %u holds %u", index, bytes, buffer, have);
       }
-      // Empty constants have no bytes to align (FlatBuffers may place them anywhere).
-      if (have != 0 && (reinterpret_cast<uintptr_t>(data->data()) % 16) != 0) {
-        return fail(error, GRT_ERR_CONSTANT_ALIGNMENT, model, "%t has constant bytes off a 16-byte boundary (buffer %u)", index, buffer);
+      if (state) {
+        counts->states++;
+      } else {
+        // Empty constants have no bytes to align (FlatBuffers may place them anywhere).
+        if (have != 0 && (reinterpret_cast<uintptr_t>(data->data()) % 16) != 0) {
+          return fail(error, GRT_ERR_CONSTANT_ALIGNMENT, model, "%t has constant bytes off a 16-byte boundary (buffer %u)", index, buffer);
+        }
+        return GRT_OK;
       }
-      return GRT_OK;
     }
+      [[fallthrough]];  // State is planned like an activation
     case fb::TensorKind::Activation: {
       const uint32_t pool = t->pool();
       const uint32_t pools = count_of(model->pools());

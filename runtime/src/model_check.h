@@ -18,6 +18,7 @@ struct ModelCounts {
   uint32_t args = 0;
   uint32_t aliases = 0;
   uint32_t activations = 0;
+  uint32_t states = 0;              // State tensors (kept across runs)
   uint64_t max_workspace = 0;       // largest node workspace
   uint64_t stack_bytes = 0;         // GRT_STRATEGY_STACK: all activations, stack-allocated
   uint64_t last_activation = 0;     // bytes of the activation of highest index (allocated last)

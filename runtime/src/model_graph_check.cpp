@@ -25,7 +25,11 @@ grt_status note_window(const fb::Model* model, Lifetime* lives, uint32_t first, 
   const auto in_window = [first, count](uint32_t t) { return t - first < count; };  // unsigned: below `first` wraps
   const uint32_t nodes = count_of(model->nodes());
   const uint32_t end = nodes == 0 ? 0 : nodes - 1;
-  for (uint32_t i = 0; i < count; ++i) lives[i] = Lifetime{kNoNode, kNoNode};
+  // State is live for the whole run (and between runs): its slot is nobody else's.
+  for (uint32_t i = 0; i < count; ++i) {
+    const bool state = model->tensors()->Get(first + i)->kind() == fb::TensorKind::State;
+    lives[i] = state ? Lifetime{0, end} : Lifetime{kNoNode, kNoNode};
+  }
   for (uint32_t i = 0; i < count_of(model->inputs()); ++i) {
     const uint32_t t = model->inputs()->Get(i);
     if (in_window(t)) lives[t - first] = Lifetime{0, 0};
@@ -41,11 +45,13 @@ grt_status note_window(const fb::Model* model, Lifetime* lives, uint32_t first, 
         uint64_t offset = 0;
         const uint32_t root = alias_root(model, value, &offset);
         if (!in_window(root)) continue;
+        const auto kind = model->tensors()->Get(root)->kind();
+        if (kind == fb::TensorKind::State) continue;  // its life is fixed above
         Lifetime& life = lives[root - first];
         if (pass == fb::ArgKind::Output) {
           if (life.first == kNoNode) life.first = n;
           if (life.last == kNoNode || life.last < n) life.last = n;
-        } else if (model->tensors()->Get(root)->kind() != fb::TensorKind::Constant) {  // constants have no lifetime
+        } else if (kind != fb::TensorKind::Constant) {  // constants have no lifetime
           if (life.first == kNoNode) {
             return fail(error, GRT_ERR_GRAPH_ORDER, model, "%n reads %t before any node writes it", n, value);
           }
@@ -73,7 +79,8 @@ struct Window {
 };
 
 bool planned(const fb::Model* model, const Window& w, uint32_t t) {
-  return model->tensors()->Get(t)->kind() == fb::TensorKind::Activation && w.lives[t - w.first].first != kNoNode;
+  const auto kind = model->tensors()->Get(t)->kind();
+  return (kind == fb::TensorKind::Activation || kind == fb::TensorKind::State) && w.lives[t - w.first].first != kNoNode;
 }
 
 // The plan between two windows (a.first <= b.first): no two activations live together

@@ -22,7 +22,8 @@ std::vector<std::string> conformance_models() {
       "mlperf_ad_autoencoder_int8", "mlperf_ad_autoencoder_float", "mlperf_ad_autoencoder_int8_floatio",
       "mlperf_ic_resnet8_int8",   "mlperf_ic_resnet8_float",    "mlperf_ic_resnet_large_int8",
       "mlperf_kws_dscnn_int8",    "mlperf_sww_int8",            "mlperf_vww_mobilenet_int8",
-      "mlperf_vww_mobilenet_float",
+      "mlperf_vww_mobilenet_float", "keyword_scrambled",          "keyword_scrambled_8bit",
+      "mnist_lstm_float",
       // TFLM's audio front end (signal library custom operators).
       "audio_preprocessor_int8",  "audio_preprocessor_float",
   };

@@ -322,6 +322,60 @@ TEST(LoaderChecks, DeadTensorsMayShareBytes) {
   EXPECT_EQ(refuse(m).status, GRT_OK) << refuse(m).message;
 }
 
+// ---- State tensors (kept across runs) ----
+
+// x -> copy -> t1 -> copy -> y, and a 16-byte State tensor no node touches (still planned).
+ModelDef chain_with_state(std::vector<uint8_t> initial = {}) {
+  ModelDef m = copy_chain(2);
+  m.add_state("memory", DType::Int8, {1, 16}, std::move(initial));
+  tools::plan_default(&m);
+  return m;
+}
+
+uint32_t state_index(const ModelDef& m) { return static_cast<uint32_t>(m.tensors.size() - 1); }
+
+TEST(LoaderChecks, StateWithInitialBytesOrZerosLoads) {
+  EXPECT_EQ(refuse(chain_with_state()).status, GRT_OK) << refuse(chain_with_state()).message;
+  EXPECT_EQ(refuse(chain_with_state(std::vector<uint8_t>(16, 7))).status, GRT_OK);
+}
+
+TEST(LoaderChecks, StateInitialBufferOutOfRange) {
+  ModelDef m = chain_with_state();
+  m.tensors[state_index(m)].buffer = 99;
+  EXPECT_REFUSED(refuse(m), GRT_ERR_INDEX_RANGE, "uses buffer 99");
+}
+
+TEST(LoaderChecks, StateInitialBytesOfTheWrongSize) {
+  ModelDef m = chain_with_state(std::vector<uint8_t>(15, 1));
+  EXPECT_REFUSED(refuse(m), GRT_ERR_BUFFER_BOUNDS, "needs 16 bytes, its buffer");
+}
+
+TEST(LoaderChecks, StatePastTheEndOfItsPool) {
+  ModelDef m = chain_with_state();
+  m.tensors[state_index(m)].offset = m.pools[0].size - 8;
+  EXPECT_REFUSED(refuse(m), GRT_ERR_POOL_BOUNDS, "ends past");
+}
+
+// State is live for the whole run: even a tensor written after its last use may not share it.
+TEST(LoaderChecks, StateSharingBytesWithAnyTensor) {
+  ModelDef m = chain_with_state();
+  m.tensors[state_index(m)].offset = m.tensors[2].offset;  // y, live at the last node only
+  EXPECT_REFUSED(refuse(m), GRT_ERR_PLAN_OVERLAP, "'memory'");
+}
+
+TEST(LoaderChecks, StateSharingBytesWithAWorkspace) {
+  ModelDef m = chain_with_state();
+  m.nodes[1].workspace_bytes = 16;
+  m.nodes[1].workspace_offset = m.tensors[state_index(m)].offset;
+  EXPECT_REFUSED(refuse(m), GRT_ERR_PLAN_OVERLAP, "workspace");
+}
+
+TEST(LoaderChecks, StateAsAModelInputOrOutput) {
+  ModelDef m = chain_with_state();
+  m.outputs.push_back(state_index(m));
+  EXPECT_REFUSED(refuse(m), GRT_ERR_GRAPH, "not a planned activation");
+}
+
 TEST(LoaderChecks, WorkspaceOverALiveTensor) {
   ModelDef m = copy_chain(1);
   m.nodes[0].workspace_bytes = 16;

@@ -65,6 +65,13 @@ uint32_t ModelDef::add_activation(std::string tensor_name, DType dtype, std::vec
   return static_cast<uint32_t>(tensors.size() - 1);
 }
 
+uint32_t ModelDef::add_state(std::string tensor_name, DType dtype, std::vector<int64_t> shape, std::vector<uint8_t> initial,
+                             std::optional<QuantDef> quantization) {
+  const uint32_t t = add_constant(std::move(tensor_name), dtype, std::move(shape), std::move(initial), std::move(quantization));
+  tensors[t].kind = TensorKind::State;
+  return t;
+}
+
 uint32_t ModelDef::add_constant(std::string tensor_name, DType dtype, std::vector<int64_t> shape,
                                 std::vector<uint8_t> bytes, std::optional<QuantDef> quantization) {
   TensorDef t;

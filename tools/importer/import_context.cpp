@@ -227,6 +227,13 @@ uint32_t ImportContext::graph_tensor(int32_t tflite_index) {
     if (!error_.empty()) return 0;
     index = graph_->add_alias(facts.name, target_graph, facts.shape);
     if (facts.quantization) graph_->tensors[index].quantization = facts.quantization;
+  } else if (t->is_variable()) {
+    // TFLite variable tensors (SVDF and LSTM state) start, as in TFLM, from their zero
+    // point (int8) or zeros, whatever bytes the file holds for them.
+    std::vector<uint8_t> initial;
+    const int64_t zero = facts.quantization ? facts.quantization->zero_point.front() : 0;
+    if (facts.dtype == DType::Int8 && zero != 0) initial.assign(element_count(facts.shape), static_cast<uint8_t>(zero));
+    index = graph_->add_state(facts.name, facts.dtype, facts.shape, std::move(initial), facts.quantization);
   } else if (is_constant(tflite_index)) {
     std::vector<uint8_t> bytes = constant_bytes(tflite_index);
     const uint64_t expected = element_count(facts.shape) * dtype_bytes(facts.dtype);
@@ -365,6 +372,7 @@ const ConverterTable& builtin_converters() {
     register_movement_ops(t);
     register_reduce_ops(t);
     register_signal_ops(t);
+    register_state_ops(t);
     return t;
   }();
   return table;

@@ -107,7 +107,7 @@ std::string check_total_activations(const ModelDef& graph) {
   constexpr uint64_t kMaxPoolBytes = uint64_t{1} << 40;
   uint64_t total = 0;
   for (const TensorDef& t : graph.tensors) {
-    if (t.kind != TensorKind::Activation) continue;
+    if (t.kind != TensorKind::Activation && t.kind != TensorKind::State) continue;
     total += t.bytes();
     if (total > kMaxPoolBytes) return "the model's activations need more than 2^40 bytes, more than graphrt supports";
   }

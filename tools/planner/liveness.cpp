@@ -27,9 +27,15 @@ std::vector<Block> planning_blocks(const ModelDef& model) {
     if (r.first == kUnset) r.first = end;
     r.last = end;
   }
+  // State is kept across runs: live from the first node to the last, so no other tensor
+  // or workspace ever shares its bytes (the loader checks the same).
+  for (uint32_t t = 0; t < model.tensors.size(); ++t) {
+    if (model.tensors[t].kind == TensorKind::State) live[t] = LiveRange{0, end};
+  }
   std::vector<Block> blocks;
   for (uint32_t t = 0; t < model.tensors.size(); ++t) {
-    if (model.tensors[t].kind != TensorKind::Activation || live[t].first == kUnset) continue;
+    const TensorKind kind = model.tensors[t].kind;
+    if ((kind != TensorKind::Activation && kind != TensorKind::State) || live[t].first == kUnset) continue;
     Block b;
     b.tensor = t;
     b.size = model.tensors[t].bytes();

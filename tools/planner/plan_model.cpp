@@ -67,7 +67,7 @@ bool sizes_in_range(const ModelDef& model, std::string* error) {
   };
   for (size_t t = 0; t < model.tensors.size(); ++t) {
     const TensorDef& tensor = model.tensors[t];
-    if (tensor.kind != TensorKind::Activation) continue;
+    if (tensor.kind != TensorKind::Activation && tensor.kind != TensorKind::State) continue;
     uint64_t bytes = dtype_bytes(tensor.dtype);
     for (const int64_t d : tensor.shape) bytes = d < 0 ? UINT64_MAX : saturating_mul(bytes, static_cast<uint64_t>(d));
     total = saturating_add(total, saturating_align_up(bytes, 4096));

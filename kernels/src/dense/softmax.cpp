@@ -2,9 +2,10 @@
 // (reference/softmax.h): int8 in fixed point (exp of Q5.26 differences, sums in Q12.19),
 // float32 with expf.
 //
-// softmax_s8 arguments (output quantization is TFLM's required scale 1/256, zero point -128):
+// softmax_s8 arguments (output quantization is TFLM's required scale 1/256, zero point -128;
+// softmax_s8_s16 is the same with an int16 output of scale 1/65536, zero point -32768):
 //   0 in X int8, rank >= 1
-//   1 out Y int8, the shape of X
+//   1 out Y int8 (softmax_s8_s16: int16), the shape of X
 //   2 Int input_multiplier, Q31 in [0, 2^31 - 1]     (from beta * input scale, PreprocessSoftmaxScaling)
 //   3 Int input_left_shift, in [0, 31]
 //   4 Int diff_min, <= 0: differences from the row maximum below it contribute nothing
@@ -38,11 +39,13 @@ inline int32_t scaled_difference(int32_t difference, int32_t multiplier, int lef
       static_cast<int32_t>(static_cast<uint32_t>(difference) << left_shift), multiplier);
 }
 
-}  // namespace
-
-GRT_KERNEL_FUNCTION(softmax_s8) {
-  (void)type_codes, (void)num_args, (void)ret_value, (void)ret_type_code, (void)resource_handle;
+// TFLM's SoftmaxInt8 for an int8 or int16 output (OutputT): the same sums, the result
+// scaled to the output's full range from its minimum.
+template <typename OutputT>
+void softmax_int8_input(TVMValue* args) {
   constexpr int kAccumulationIntegerBits = 12;
+  constexpr int32_t kOutputMin = sizeof(OutputT) == 1 ? INT8_MIN : INT16_MIN;
+  constexpr int32_t kOutputMax = sizeof(OutputT) == 1 ? INT8_MAX : INT16_MAX;
   const DLTensor* x = grt::kernels::tensor_at(args, 0);
   DLTensor* y = grt::kernels::tensor_at(args, 1);
   const int32_t multiplier = static_cast<int32_t>(grt::kernels::int_at(args, 2));
@@ -52,11 +55,11 @@ GRT_KERNEL_FUNCTION(softmax_s8) {
   const int depth = static_cast<int>(dense::last_dim(x));
   const int rows = depth == 0 ? 0 : static_cast<int>(grt::kernels::element_count(x) / depth);
   const int8_t* input = grt::kernels::data_of<const int8_t>(x);
-  int8_t* output = grt::kernels::data_of<int8_t>(y);
+  OutputT* output = grt::kernels::data_of<OutputT>(y);
 
   for (int row = 0; row < rows; ++row) {
     const int8_t* in = input + row * depth;
-    int8_t* out = output + row * depth;
+    OutputT* out = output + row * depth;
     int8_t max_in_row = INT8_MIN;
     for (int c = 0; c < depth; ++c) max_in_row = in[c] > max_in_row ? in[c] : max_in_row;
 
@@ -72,7 +75,7 @@ GRT_KERNEL_FUNCTION(softmax_s8) {
     int bits_over_unit = 0;
     const int32_t shifted_scale = fixed::reciprocal(sum_of_exps, kAccumulationIntegerBits, &bits_over_unit);
     // TFLM aborts when this leaves [0, 31] (sums of exps of 512 and more); saturate instead.
-    int exponent = bits_over_unit + 31 - 8;
+    int exponent = bits_over_unit + 31 - static_cast<int>(8 * sizeof(OutputT));
     exponent = exponent < 0 ? 0 : (exponent > 31 ? 31 : exponent);
 
     for (int c = 0; c < depth; ++c) {
@@ -81,26 +84,52 @@ GRT_KERNEL_FUNCTION(softmax_s8) {
         const int32_t exp_q0 = fixed::exp_on_negative_values_q5(scaled_difference(difference, multiplier, left_shift));
         const int32_t unsaturated =
             grt::kernels::rounding_divide_by_pot(fixed::mul(shifted_scale, exp_q0), exponent);
-        out[c] = static_cast<int8_t>(dense::clamp_int(unsaturated + INT8_MIN, INT8_MIN, INT8_MAX));
+        out[c] = static_cast<OutputT>(dense::clamp_int(unsaturated + kOutputMin, kOutputMin, kOutputMax));
       } else {
-        out[c] = INT8_MIN;
+        out[c] = static_cast<OutputT>(kOutputMin);
       }
     }
   }
+}
+
+}  // namespace
+
+GRT_KERNEL_FUNCTION(softmax_s8) {
+  (void)type_codes, (void)num_args, (void)ret_value, (void)ret_type_code, (void)resource_handle;
+  softmax_int8_input<int8_t>(args);
   return 0;
 }
 
-GRT_CHECK_FUNCTION(softmax_s8) {
-  (void)ret_value, (void)ret_type_code, (void)resource_handle;
+GRT_KERNEL_FUNCTION(softmax_s8_s16) {
+  (void)type_codes, (void)num_args, (void)ret_value, (void)ret_type_code, (void)resource_handle;
+  softmax_int8_input<int16_t>(args);
+  return 0;
+}
+
+namespace {
+
+int check_softmax_int8_input(TVMValue* args, int* type_codes, int num_args, ElementType output) {
   ArgCheck check("softmax_s8", args, type_codes, num_args);
   check.count(5)
       .tensor(0, ElementType::kInt8)
-      .tensor(1, ElementType::kInt8)
+      .tensor(1, output)
       .integer(2, 0, INT32_MAX)
       .integer(3, 0, 31)
       .integer(4, INT32_MIN, 0);
   check_softmax_shapes(check, args);
   return check.result();
+}
+
+}  // namespace
+
+GRT_CHECK_FUNCTION(softmax_s8) {
+  (void)ret_value, (void)ret_type_code, (void)resource_handle;
+  return check_softmax_int8_input(args, type_codes, num_args, ElementType::kInt8);
+}
+
+GRT_CHECK_FUNCTION(softmax_s8_s16) {
+  (void)ret_value, (void)ret_type_code, (void)resource_handle;
+  return check_softmax_int8_input(args, type_codes, num_args, ElementType::kInt16);
 }
 
 GRT_KERNEL_FUNCTION(softmax_f32) {

@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 #define GRT_SCHEMA_VERSION_MAJOR 1
-#define GRT_SCHEMA_VERSION_MINOR 0
+#define GRT_SCHEMA_VERSION_MINOR 1
 
 /* Blobs are read in place: their first byte must sit on this boundary so that constants
  * (16-byte aligned inside the blob) are aligned in memory too. */
@@ -221,11 +221,18 @@ grt_status grt_init(grt_executor** out, void* storage, size_t storage_size, cons
  * the executor stays usable. */
 grt_status grt_run(grt_executor* executor);
 
+/* State (the blob's State tensors: LSTM and SVDF memory) is set to its initial values by
+ * grt_init and kept from one grt_run to the next; this sets it back, e.g. between two
+ * unrelated input streams. Under the dynamic strategies state lives in memory taken at init
+ * and held until grt_release; binding a new allocator sets it back too. GRT_ERR_ARGUMENT
+ * when the executor holds no memory. Not concurrently with grt_run on the same executor. */
+grt_status grt_reset_state(grt_executor* executor);
+
 /* Asks a running executor to stop at the next node boundary. Safe from an interrupt or
  * another thread: it only sets a flag. */
 void grt_cancel(grt_executor* executor);
 
-/* Returns held memory (inputs and outputs under dynamic strategies) to the allocator. */
+/* Returns held memory (inputs, outputs and state under dynamic strategies) to the allocator. */
 void grt_release(grt_executor* executor);
 
 const grt_error* grt_last_error(const grt_executor* executor);

@@ -15,3 +15,8 @@ int graphrt_c_api_smoke(const void* blob, size_t size) {
   grt_registry_init(&registry, NULL, 0, grt_builtin_kernels());
   return (int)grt_model_requirements(blob, size, GRT_STRATEGY_STATIC, &req, &error);
 }
+
+/* grt_reset_state from C: NULL is refused with GRT_ERR_ARGUMENT. */
+int graphrt_c_api_reset_null(void);
+
+int graphrt_c_api_reset_null(void) { return (int)grt_reset_state(NULL); }

@@ -6,6 +6,7 @@
 #include "test_models.h"
 
 extern "C" int graphrt_c_api_smoke(const void* blob, size_t size);
+extern "C" int graphrt_c_api_reset_null(void);
 
 namespace grt::test {
 namespace {
@@ -13,6 +14,7 @@ namespace {
 TEST(CApi, HeadersCompileAsC99AndLink) {
   const tools::AlignedBytes blob = to_blob(copy_chain(1));
   EXPECT_EQ(graphrt_c_api_smoke(blob.data(), blob.size()), GRT_OK);
+  EXPECT_EQ(graphrt_c_api_reset_null(), GRT_ERR_ARGUMENT);
 }
 
 TEST(CppApi, RunsAModelThroughTheWrapper) {

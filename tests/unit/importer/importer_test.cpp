@@ -261,14 +261,14 @@ TEST(ImportTflite, UnsupportedOperatorsAreListedByNameAndCountInOneMessage) {
   const int32_t t3 = spec.add_tensor({.name = "t3", .shape = {4}});
   const int32_t t4 = spec.add_tensor({.name = "t4", .shape = {4}});
   const int32_t y = spec.add_tensor({.name = "y", .shape = {2, 2}});
-  spec.add_op(BuiltinOperator::SVDF, {x}, {t1});
+  spec.add_op(BuiltinOperator::LSTM, {x}, {t1});
   TfliteOpSpec custom;
   custom.op = BuiltinOperator::CUSTOM;
   custom.custom_code = "SignalDelay";
   custom.inputs = {t1};
   custom.outputs = {t2};
   spec.ops.push_back(custom);
-  spec.add_op(BuiltinOperator::SVDF, {t2}, {t3});
+  spec.add_op(BuiltinOperator::LSTM, {t2}, {t3});
   spec.add_op(BuiltinOperator::GELU, {t3}, {t4});  // code 150: only builtin_code holds it
   spec.add_op(BuiltinOperator::RESHAPE, {t4}, {y});
   spec.inputs = {x};
@@ -276,8 +276,8 @@ TEST(ImportTflite, UnsupportedOperatorsAreListedByNameAndCountInOneMessage) {
   tools::ModelDef graph;
   const tools::ImportResult r = import(spec, &graph);
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.error, "unsupported operators: SVDF x2, CUSTOM:SignalDelay x1, GELU x1");
-  EXPECT_EQ(r.unsupported, (std::map<std::string, int>{{"SVDF", 2}, {"CUSTOM:SignalDelay", 1}, {"GELU", 1}}));
+  EXPECT_EQ(r.error, "unsupported operators: LSTM x2, CUSTOM:SignalDelay x1, GELU x1");
+  EXPECT_EQ(r.unsupported, (std::map<std::string, int>{{"LSTM", 2}, {"CUSTOM:SignalDelay", 1}, {"GELU", 1}}));
 }
 
 TEST(ImportTflite, LegacyOperatorCodeOnlyIsUnderstood) {

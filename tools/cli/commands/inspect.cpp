@@ -57,6 +57,7 @@ const char* kind_name(tools::TensorKind kind) {
     case tools::TensorKind::Constant: return "constant";
     case tools::TensorKind::Activation: return "activation";
     case tools::TensorKind::Alias: return "alias";
+    case tools::TensorKind::State: return "state";
   }
   return "unknown";
 }
@@ -110,6 +111,8 @@ std::string placement(const tools::ModelDef& model, const tools::TensorDef& t) {
       return "pool '" + pool_name(model, t.pool) + "' @ " + std::to_string(t.offset);
     case tools::TensorKind::Alias:
       return "alias of tensor " + std::to_string(t.alias_of) + " + " + std::to_string(t.offset);
+    case tools::TensorKind::State:
+      return "state in pool '" + pool_name(model, t.pool) + "' @ " + std::to_string(t.offset) + ", kept across runs";
   }
   return "";
 }
@@ -224,6 +227,12 @@ Json tensor_json(const tools::ModelDef& m, uint32_t i) {
     case tools::TensorKind::Alias:
       j["alias_of"] = t.alias_of;
       j["offset"] = t.offset;
+      break;
+    case tools::TensorKind::State:
+      j["pool"] = pool_name(m, t.pool);
+      j["pool_index"] = t.pool;
+      j["offset"] = t.offset;
+      j["initial_buffer"] = t.buffer;
       break;
   }
   if (t.quantization) {

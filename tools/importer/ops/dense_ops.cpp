@@ -157,9 +157,15 @@ bool convert_softmax_s8(ImportContext& ctx, float beta) {
   constexpr int kScaledDiffIntegerBits = 5;
   const int32_t input = ctx.input_index(0);
   const int32_t output = ctx.output_index(0);
-  if (!is_int8(ctx, output)) return ctx.fail("int8 input needs an int8 output");
-  if (ctx.zero_point(output) != -128 || ctx.scale(output) != 1.0f / 256) {
+  // TFLM's SoftmaxPrepare: int8 output at scale 1/256, or int16 at 1/65536 (within 1e-3
+  // relative: converters store 1.5e-05), each from its type's minimum.
+  const bool wide = ctx.dtype(output) == DType::Int16;
+  if (!is_int8(ctx, output) && !wide) return ctx.fail("int8 input needs an int8 or int16 output");
+  if (!wide && (ctx.zero_point(output) != -128 || ctx.scale(output) != 1.0f / 256)) {
     return ctx.fail("int8 output must have scale 1/256 and zero point -128");
+  }
+  if (wide && (ctx.zero_point(output) != -32768 || std::abs(ctx.scale(output) * 65536.0f - 1.0f) > 0.03f)) {
+    return ctx.fail("int16 output must have scale 1/65536 and zero point -32768");
   }
   const double max_real_multiplier = static_cast<double>((int64_t{1} << 31) - 1);
   const double real_multiplier =
@@ -173,7 +179,7 @@ bool convert_softmax_s8(ImportContext& ctx, float beta) {
                                    static_cast<double>(int64_t{1} << (31 - kScaledDiffIntegerBits)) /
                                    static_cast<double>(int64_t{1} << m.shift));
   const int32_t diff_min = static_cast<int32_t>(-1.0 * static_cast<double>(static_cast<int>(radius)));
-  ctx.add_node("softmax_s8", {ArgDef::input(ctx.input(0)), ArgDef::output(ctx.output(0)), ArgDef::integer(m.multiplier),
+  ctx.add_node(wide ? "softmax_s8_s16" : "softmax_s8", {ArgDef::input(ctx.input(0)), ArgDef::output(ctx.output(0)), ArgDef::integer(m.multiplier),
                               ArgDef::integer(m.shift), ArgDef::integer(diff_min)});
   return ctx.error().empty();
 }

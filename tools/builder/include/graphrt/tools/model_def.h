@@ -33,9 +33,9 @@ struct TensorDef {
   std::vector<int64_t> shape;
   std::optional<QuantDef> quantization;
   TensorKind kind = TensorKind::Activation;
-  uint32_t buffer = 0;    // Constant
-  uint32_t pool = 0;      // Activation
-  uint64_t offset = 0;    // Activation: offset in pool; Alias: offset into target
+  uint32_t buffer = 0;    // Constant; State: initial bytes (empty: zeros)
+  uint32_t pool = 0;      // Activation, State
+  uint64_t offset = 0;    // Activation, State: offset in pool; Alias: offset into target
   uint32_t alias_of = 0;  // Alias
 
   uint64_t elements() const;
@@ -73,7 +73,7 @@ struct PoolDef {
 
 struct ModelDef {
   uint16_t version_major = 1;
-  uint16_t version_minor = 0;
+  uint16_t version_minor = 1;  // 1.1: TensorKind State
   std::string name;
   std::string producer;
   std::vector<std::string> kernels;
@@ -96,6 +96,9 @@ struct ModelDef {
     if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
     return add_constant(std::move(tensor_name), dtype, std::move(shape), std::move(bytes));
   }
+  // A State tensor (kept across runs) starting from `initial`: its bytes, or empty for zeros.
+  uint32_t add_state(std::string tensor_name, DType dtype, std::vector<int64_t> shape, std::vector<uint8_t> initial,
+                     std::optional<QuantDef> quantization = std::nullopt);
   // A 1-D int32 constant, for IntArray arguments.
   uint32_t add_int_array(std::string tensor_name, const std::vector<int32_t>& values);
   uint32_t add_alias(std::string tensor_name, uint32_t target, std::vector<int64_t> shape, uint64_t offset = 0);

@@ -175,6 +175,7 @@ void register_binary_ops(ConverterTable& table);       // ops/binary_ops.cpp
 void register_movement_ops(ConverterTable& table);     // ops/movement_ops.cpp
 void register_reduce_ops(ConverterTable& table);       // ops/reduce_ops.cpp
 void register_signal_ops(ConverterTable& table);       // ops/signal_ops.cpp (custom operators)
+void register_state_ops(ConverterTable& table);        // ops/state_ops.cpp
 
 }  // namespace grt::tools
 

@@ -1,0 +1,131 @@
+// Operators that keep state across runs in a TFLite variable tensor (a State tensor of the
+// blob: see ImportContext::graph_tensor): SVDF and UNIDIRECTIONAL_SEQUENCE_LSTM.
+#include <cmath>
+
+#include "graphrt/tools/import_context.h"
+#include "graphrt/tools/quantize_params.h"
+
+namespace grt::tools {
+namespace {
+
+// ---- SVDF ----
+
+// Inputs: X, weights_feature, weights_time, bias (optional), activation state (variable).
+// TFLM's PrepareSvdf: the int8 path takes each effective scale as a float product widened
+// to double, and applies no fused activation (only the int8 clamp).
+bool convert_svdf(ImportContext& ctx) {
+  if (ctx.input_count() != 5 || ctx.output_count() != 1) return ctx.fail("expects 5 inputs and 1 output");
+  const auto* o = ctx.options<tflite::SVDFOptions>();
+  if (o == nullptr) return ctx.fail("has no SVDFOptions");
+  const int32_t input = ctx.input_index(0);
+  const int32_t feature = ctx.input_index(1);
+  const int32_t time = ctx.input_index(2);
+  const int32_t state = ctx.input_index(4);
+  const int32_t output = ctx.output_index(0);
+  if (!ctx.has_input(0) || !ctx.has_input(1) || !ctx.has_input(2) || !ctx.has_input(4)) return ctx.fail("misses a required input");
+  if (ctx.tensor(state) == nullptr || !ctx.tensor(state)->is_variable()) return ctx.fail("activation state (input 4) is not a variable tensor");
+  if (!ctx.is_constant(feature) || !ctx.is_constant(time)) return ctx.fail("weights must be constant");
+  if (o->rank() < 1) return ctx.fail("rank must be at least 1");
+  std::vector<ArgDef> args = {ArgDef::input(ctx.input(0)),
+                              ArgDef::input(ctx.input(1)),
+                              ArgDef::input(ctx.input(2)),
+                              ctx.has_input(3) ? ArgDef::input(ctx.input(3)) : ArgDef::none(),
+                              ArgDef::output(ctx.graph_tensor(state)),
+                              ArgDef::output(ctx.output(0)),
+                              ArgDef::integer(o->rank())};
+  if (!ctx.error().empty()) return false;
+  const DType input_type = ctx.dtype(input);
+  if (input_type == DType::Int8) {
+    const DType state_type = ctx.dtype(state);
+    if (ctx.dtype(feature) != DType::Int8 || ctx.dtype(output) != DType::Int8 || ctx.dtype(time) != state_type ||
+        (state_type != DType::Int16 && state_type != DType::Int8) || (ctx.has_input(3) && ctx.dtype(ctx.input_index(3)) != DType::Int32)) {
+      return ctx.fail("int8 SVDF needs int8 weights_feature and output, weights_time of the state's type (int16 or int8), int32 bias");
+    }
+    const float scale_1 = ctx.scale(input) * ctx.scale(feature) / ctx.scale(state);
+    const float scale_2 = ctx.scale(state) * ctx.scale(time) / ctx.scale(output);
+    const FixedPointMultiplier m1 = quantize_multiplier(static_cast<double>(scale_1));
+    const FixedPointMultiplier m2 = quantize_multiplier(static_cast<double>(scale_2));
+    const int32_t state_zero = state_type == DType::Int8 ? ctx.zero_point(state) : 0;
+    if (state_type == DType::Int16 && ctx.zero_point(state) != 0) return ctx.fail("int16 state needs zero point 0");
+    args.push_back(ArgDef::integer(ctx.zero_point(input)));
+    args.push_back(ArgDef::integer(m1.multiplier));
+    args.push_back(ArgDef::integer(m1.shift));
+    args.push_back(ArgDef::integer(m2.multiplier));
+    args.push_back(ArgDef::integer(m2.shift));
+    args.push_back(ArgDef::integer(ctx.zero_point(output)));
+    args.push_back(ArgDef::integer(state_zero));
+    ctx.add_node("svdf_s8", std::move(args));
+  } else if (input_type == DType::Float32) {
+    for (const int32_t t : {feature, time, state, output}) {
+      if (ctx.dtype(t) != DType::Float32) return ctx.fail("float32 SVDF needs float32 weights, state and output");
+    }
+    if (ctx.has_input(3) && ctx.dtype(ctx.input_index(3)) != DType::Float32) return ctx.fail("float32 SVDF needs a float32 bias");
+    const auto activation = o->fused_activation_function();
+    if (activation != tflite::ActivationFunctionType::NONE && activation != tflite::ActivationFunctionType::RELU &&
+        activation != tflite::ActivationFunctionType::RELU_N1_TO_1 && activation != tflite::ActivationFunctionType::RELU6) {
+      return ctx.fail("fused activation is not supported");
+    }
+    float act_min = 0.0f, act_max = 0.0f;
+    float_activation_range(static_cast<int>(activation), &act_min, &act_max);
+    args.push_back(ArgDef::real(act_min));
+    args.push_back(ArgDef::real(act_max));
+    ctx.add_node("svdf_f32", std::move(args));
+  } else {
+    return ctx.fail("supports int8 and float32 inputs only");
+  }
+  return ctx.error().empty();
+}
+
+// ---- UNIDIRECTIONAL_SEQUENCE_LSTM ----
+
+// TFLite's input order: 0 X; 1..4 input weights (i, f, g, o); 5..8 recurrent weights;
+// 9..11 peephole weights; 12..15 biases; 16, 17 projection weights and bias; 18 h state and
+// 19 c state (variables); 20..23 layer-norm coefficients.
+constexpr int kLstmInputs = 24;
+constexpr int kLstmHState = 18;
+constexpr int kLstmCState = 19;
+
+// A stack allocator's cost of one request (GRT_STACK_ALLOCATION_BYTES, graphrt/allocator.h):
+// the bytes rounded up to 16 and a 16-byte header.
+uint64_t workspace_request(uint64_t bytes) { return (bytes + 15) / 16 * 16 + 16; }
+
+bool convert_sequence_lstm(ImportContext& ctx) {
+  if (ctx.input_count() != kLstmInputs || ctx.output_count() != 1) return ctx.fail("expects 24 inputs and 1 output");
+  const auto* o = ctx.options<tflite::UnidirectionalSequenceLSTMOptions>();
+  if (o == nullptr) return ctx.fail("has no UnidirectionalSequenceLSTMOptions");
+  for (const int absent : {9, 10, 11, 16, 17, 20, 21, 22, 23}) {
+    if (ctx.has_input(absent)) return ctx.fail("peephole, projection and layer normalisation are not supported");
+  }
+  for (int i = 0; i <= 19; ++i) {
+    if ((i < 9 || i > 17 || (i >= 12 && i <= 15)) && !ctx.has_input(i)) return ctx.fail("input " + std::to_string(i) + " is missing (CIFG is not supported)");
+  }
+  for (const int state : {kLstmHState, kLstmCState}) {
+    if (!ctx.tensor(ctx.input_index(state))->is_variable()) return ctx.fail("input " + std::to_string(state) + " is not a variable tensor");
+  }
+  if (ctx.dtype(ctx.input_index(0)) != DType::Float32) return ctx.fail("supports float32 only");
+  for (int i = 0; i < kLstmInputs; ++i) {
+    if (ctx.has_input(i) && ctx.dtype(ctx.input_index(i)) != DType::Float32) return ctx.fail("float32 LSTM needs float32 weights and state");
+  }
+  if (o->fused_activation_function() != tflite::ActivationFunctionType::TANH) return ctx.fail("supports the TANH activation only");
+  if (o->proj_clip() != 0.0f) return ctx.fail("projection clip is not supported");
+  const std::vector<int64_t> weights = ctx.shape(ctx.input_index(1));
+  if (weights.size() != 2) return ctx.fail("input weights must be [cells, input]");
+  std::vector<ArgDef> args = {ArgDef::input(ctx.input(0))};
+  for (const int i : {1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 15}) args.push_back(ArgDef::input(ctx.input(i)));
+  args.push_back(ArgDef::output(ctx.input(kLstmHState)));
+  args.push_back(ArgDef::output(ctx.input(kLstmCState)));
+  args.push_back(ArgDef::output(ctx.output(0)));
+  args.push_back(ArgDef::integer(o->time_major() ? 1 : 0));
+  args.push_back(ArgDef::real(static_cast<double>(o->cell_clip() > 0.0f ? o->cell_clip() : 0.0f)));
+  ctx.add_node("lstm_f32", std::move(args), workspace_request(4 * static_cast<uint64_t>(weights[0]) * sizeof(float)));
+  return ctx.error().empty();
+}
+
+}  // namespace
+
+void register_state_ops(ConverterTable& table) {
+  table.add(tflite::BuiltinOperator::SVDF, convert_svdf);
+  table.add(tflite::BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM, convert_sequence_lstm);
+}
+
+}  // namespace grt::tools
