@@ -97,7 +97,8 @@ TEST(CliOperators, ListPrintsEveryOperatorSortedOnePerLine) {
   EXPECT_NE(line_of("RESHAPE").find("  int8, uint8, int16, int32, int64, float32, bool"), std::string::npos) << r.out;
   // int16 LOGISTIC is refused (TFLM's table is not shipped), so it is not listed.
   EXPECT_EQ(line_of("LOGISTIC").find("int16"), std::string::npos) << line_of("LOGISTIC");
-  EXPECT_EQ(line_of("SVDF"), "");
+  EXPECT_NE(line_of("SVDF").find("int8 (int16 or int8 state), float32"), std::string::npos) << line_of("SVDF");
+  EXPECT_EQ(line_of("LSTM"), "");  // the old non-sequence LSTM has no converter
 }
 
 TEST(CliOperators, JsonListsEachOperatorWithItsDtypes) {
@@ -154,15 +155,20 @@ using CliRefusals = CliTest;
 
 // No model zoo needed: the refusal of operators without a converter, as users see it.
 TEST_F(CliRefusals, UnsupportedOperatorsAreOneLineListingWhatIsMissing) {
-  // x -> SVDF -> RELU -> CUSTOM:SignalDelay -> SVDF -> y, float32 [1, 4] throughout.
+  // x -> LSTM -> RELU -> CUSTOM:SignalDelay -> LSTM -> y, float32 [1, 4] throughout.
   const std::vector<std::pair<BuiltinOperator, std::string>> chain = {
-      {BuiltinOperator::SVDF, ""}, {BuiltinOperator::RELU, ""}, {BuiltinOperator::CUSTOM, "SignalDelay"}, {BuiltinOperator::SVDF, ""}};
+      {BuiltinOperator::LSTM, ""}, {BuiltinOperator::RELU, ""}, {BuiltinOperator::CUSTOM, "SignalDelay"}, {BuiltinOperator::LSTM, ""}};
   TfliteModelSpec spec;
   int32_t previous = spec.add_tensor({.name = "x", .type = TensorType::FLOAT32, .shape = {1, 4}});
   spec.inputs = {previous};
   for (const auto& [op, custom_code] : chain) {
     const int32_t next = spec.add_tensor({.name = "t" + std::to_string(spec.ops.size()), .type = TensorType::FLOAT32, .shape = {1, 4}});
-    spec.ops.push_back({.op = op, .custom_code = custom_code, .inputs = {previous}, .outputs = {next}});
+    TfliteOpSpec step;
+    step.op = op;
+    step.custom_code = custom_code;
+    step.inputs = {previous};
+    step.outputs = {next};
+    spec.ops.push_back(std::move(step));
     previous = next;
   }
   spec.outputs = {previous};
@@ -172,7 +178,7 @@ TEST_F(CliRefusals, UnsupportedOperatorsAreOneLineListingWhatIsMissing) {
   const CliResult r = run_graphrt({"import", path("m.tflite").string(), "-o", out});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(IsOneLineError(r, "import"));
-  EXPECT_NE(r.err.find("m.tflite: unsupported operators: SVDF x2, CUSTOM:SignalDelay x1\n"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("m.tflite: unsupported operators: LSTM x2, CUSTOM:SignalDelay x1\n"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 

@@ -133,7 +133,8 @@ TEST(TvmImport, WorkspacesAreMeasuredExactly) {
   std::array<std::array<float, 4>, 2> out{};
   std::string message;
   EXPECT_FALSE(try_run(smaller, kX, &out, &message));
-  EXPECT_NE(message.find("tvmgen_default_fused_nn_dense_add"), std::string::npos) << message;
+  // Messages shorten names past 32 characters in the middle (the figures stay whole).
+  EXPECT_NE(message.find("tvmgen_default...ed_nn_dense_add"), std::string::npos) << message;
 }
 
 TEST(TvmImport, EveryNodeTakingWorkspaceIsMeasuredNotOnlyTheFirst) {

@@ -78,7 +78,8 @@ TEST(TvmKernelTable, InitRefusesAShapeTheFunctionWasNotCompiledFor) {
   m.tensors[tensor_named(m, "p1")].shape = {8, 4};  // the same bytes and rank: the loader has no objection
   std::string message;
   EXPECT_EQ(init_changed(m, &message), GRT_ERR_KERNEL_ARGS);
-  EXPECT_NE(message.find("tvmgen_default_fused_nn_dense_add"), std::string::npos) << message;
+  // Messages shorten names past 32 characters in the middle (the figures stay whole).
+  EXPECT_NE(message.find("tvmgen_default...ed_nn_dense_add"), std::string::npos) << message;
   EXPECT_NE(message.find("shape differs from what the generated function was compiled for"), std::string::npos) << message;
 }
 

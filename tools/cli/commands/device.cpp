@@ -16,6 +16,7 @@
 #include "../format.h"
 #include "../host_executor.h"
 #include "../json.h"
+#include "../resource_limits.h"
 #include "../model_file.h"
 #include "../report.h"
 #include "../table.h"
@@ -167,7 +168,7 @@ bool read_inputs(const CommandSpec& spec, const ModelFile& file, const std::vect
     tools::AlignedBytes bytes(expected);
     std::string error;
     if (!paths.empty()) {
-      if (!read_file(paths[i], &bytes, &error)) {
+      if (!read_file(paths[i], Limits{}.max_input_bytes, &bytes, &error)) {
         *exit_code = fail(spec.name, error);
         return false;
       }
@@ -253,7 +254,7 @@ int device_info(std::vector<std::string> args) {
   if (!parsed) return exit_code;
   ModelFile file;
   std::string error;
-  if (model_path && !load_model_file(*model_path, ModelCheck::kRuntime, &file, &error)) return fail(kInfoSpec.name, error);
+  if (model_path && !load_model_file(*model_path, Limits{}, &file, &error)) return fail(kInfoSpec.name, error);
   Session s;
   if (!open_session(kInfoSpec, *parsed, &s, &exit_code)) return exit_code;
   std::vector<std::string> kernels;
@@ -292,7 +293,7 @@ int device_run_or_bench(const CommandSpec& spec, bool bench, const std::vector<s
   const std::string& path = parsed->positionals()[0];
   ModelFile file;
   std::string error;
-  if (!load_model_file(path, ModelCheck::kRuntime, &file, &error)) return fail(spec.name, error);
+  if (!load_model_file(path, Limits{}, &file, &error)) return fail(spec.name, error);
   std::vector<tools::AlignedBytes> inputs;
   if (!read_inputs(spec, file, parsed->values("input"), bench, &inputs, &exit_code)) return exit_code;
   Session s;

@@ -124,8 +124,8 @@ bool convert_sequence_lstm(ImportContext& ctx) {
 }  // namespace
 
 void register_state_ops(ConverterTable& table) {
-  table.add(tflite::BuiltinOperator::SVDF, convert_svdf);
-  table.add(tflite::BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM, convert_sequence_lstm);
+  table.add(tflite::BuiltinOperator::SVDF, convert_svdf, {"int8 (int16 or int8 state)", "float32"});
+  table.add(tflite::BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM, convert_sequence_lstm, {"float32"});
 }
 
 }  // namespace grt::tools
