@@ -36,7 +36,8 @@ install(DIRECTORY "${CMAKE_SOURCE_DIR}/cmake/toolchains/" DESTINATION "${CMAKE_I
 
 set(_grt_config_dir "${CMAKE_INSTALL_LIBDIR}/cmake/graphrt")
 configure_package_config_file("${CMAKE_SOURCE_DIR}/cmake/package/graphrtConfig.cmake.in"
-                              "${CMAKE_BINARY_DIR}/package/graphrtConfig.cmake" INSTALL_DESTINATION "${_grt_config_dir}")
+                              "${CMAKE_BINARY_DIR}/package/graphrtConfig.cmake" INSTALL_DESTINATION "${_grt_config_dir}"
+                              PATH_VARS CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_LIBDIR)
 write_basic_package_version_file("${CMAKE_BINARY_DIR}/package/graphrtConfigVersion.cmake" COMPATIBILITY SameMajorVersion)
 install(FILES "${CMAKE_BINARY_DIR}/package/graphrtConfig.cmake" "${CMAKE_BINARY_DIR}/package/graphrtConfigVersion.cmake"
               "${CMAKE_SOURCE_DIR}/cmake/package/GraphrtAddModel.cmake" "${CMAKE_SOURCE_DIR}/cmake/package/graphrt_model_header.cmake"

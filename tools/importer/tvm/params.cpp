@@ -44,8 +44,10 @@ class Reader {
 
 template <typename T>
 void put(std::vector<uint8_t>* out, T value) {
-  const auto* p = reinterpret_cast<const uint8_t*>(&value);
-  out->insert(out->end(), p, p + sizeof(T));
+  // resize + memcpy rather than insert: GCC 12 at -O3 flags the insert (-Wstringop-overflow).
+  const size_t at = out->size();
+  out->resize(at + sizeof(T));
+  std::memcpy(out->data() + at, &value, sizeof(T));
 }
 
 std::string hex(uint64_t v) {
