@@ -32,7 +32,7 @@ cmp build/examples/host/out/out0.bin "$golden/case1.out0.bin"
 echo "examples: host output matches TFLM's reference"
 
 echo "examples: Make program (pkg-config)"
-make -s -C examples/make PKG_CONFIG_PATH="$prefix/host/lib/pkgconfig" >/dev/null
+PKG_CONFIG_PATH="$prefix/host/lib/pkgconfig" make -s -C examples/make >/dev/null
 examples/make/list_kernels >/dev/null
 make -s -C examples/make clean
 
