@@ -11,7 +11,7 @@ golden="$zoo/golden/$model"
 prefix="$(pwd)/build/prefix"
 
 if [ ! -f build/release/build.ninja ]; then
-  cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DGRT_WARNINGS_AS_ERRORS=ON -DGRT_BUILD_TESTS=OFF \
+  cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DGRT_WARNINGS_AS_ERRORS=ON -DGRT_BUILD_TESTS=OFF -DGRT_BUILD_PYTHON=ON \
     -DGRT_BUILD_BENCHMARKS=OFF >/dev/null
 fi
 cmake --build build/release
@@ -35,6 +35,19 @@ echo "examples: Make program (pkg-config)"
 PKG_CONFIG_PATH="$prefix/host/lib/pkgconfig" make -s -C examples/make >/dev/null
 examples/make/list_kernels >/dev/null
 make -s -C examples/make clean
+
+echo "examples: the installed Python module on the same case"
+PYTHONPATH="$prefix/host/lib/python3/dist-packages" /usr/bin/python3 - "$zoo/models/$model.tflite" "$golden" <<'PY'
+import pathlib, sys
+import numpy as np
+import graphrt
+model = graphrt.import_tflite(sys.argv[1])
+golden = pathlib.Path(sys.argv[2])
+inputs = [np.fromfile(golden / f"case1.in{i}.bin", dtype=t["dtype"]).reshape(t["shape"]) for i, t in enumerate(model.inputs)]
+got = list(model.run(inputs).values())[0]
+assert got.tobytes() == (golden / "case1.out0.bin").read_bytes(), "output differs from TFLM's"
+print("examples: installed Python module matches TFLM's reference")
+PY
 
 echo "examples: Cortex-M4 firmware under qemu (mps2-an386)"
 cmake -S examples/cortex-m4 -B build/examples/cortex-m4 -G Ninja -DCMAKE_BUILD_TYPE=MinSizeRel \
