@@ -31,7 +31,9 @@ for target in "${targets[@]}"; do
   work="$build/fuzz-corpus/$target"
   artifacts="$build/fuzz-artifacts/$target/"
   mkdir -p "$work" "$artifacts"
-  inputs=("$work" "$build/fuzz-seeds/$target")
+  inputs=("$work")
+  # Seeds made now from builder models and the zoo, for the targets that have them.
+  [ -d "$build/fuzz-seeds/$target" ] && inputs+=("$build/fuzz-seeds/$target")
   [ -d "tests/fuzz/corpus/$target" ] && inputs+=("tests/fuzz/corpus/$target")
   case "$target" in
     loader_fuzz | memory_fuzz | importer_fuzz) [ -d "$zoo/robustness" ] && inputs+=("$zoo/robustness") ;;

@@ -26,7 +26,7 @@ using tools::TensorKind;
 template <typename T>
 std::vector<uint8_t> bytes_of(const std::vector<T>& values) {
   std::vector<uint8_t> bytes(values.size() * sizeof(T));
-  std::memcpy(bytes.data(), values.data(), bytes.size());
+  if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());  // no memcpy from null
   return bytes;
 }
 

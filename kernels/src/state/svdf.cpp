@@ -126,9 +126,13 @@ void svdf_integer(TVMValue* args) {
         const int f = u * s.rank + r;
         const T* w = time + f * s.memory;
         const T* m = memory + f * s.memory;
+        // int16 x int16 products summed in int32 wrap as TFLM's sums do on every target
+        // (saturated outputs depend on it), defined here.
         int32_t dot = 0;
-        for (int j = 0; j < s.memory; ++j) dot += static_cast<int32_t>(w[j]) * (static_cast<int32_t>(m[j]) - state_zero);
-        acc += dot;
+        for (int j = 0; j < s.memory; ++j) {
+          dot = grt::kernels::wrapping_add(dot, static_cast<int32_t>(w[j]) * (static_cast<int32_t>(m[j]) - state_zero));
+        }
+        acc = grt::kernels::wrapping_add(acc, dot);
       }
       int32_t v = grt::kernels::multiply_by_quantized_multiplier(acc, multiplier_2, shift_2) + output_zero;
       v = v < INT8_MIN ? INT8_MIN : (v > INT8_MAX ? INT8_MAX : v);
