@@ -44,10 +44,12 @@ echo "fresh-machine-check: debootstrap --variant=minbase bookworm into $root"
 debootstrap --variant=minbase bookworm "$root" "$mirror" >"$root.debootstrap.log" 2>&1 ||
   { tail -20 "$root.debootstrap.log" >&2; exit 1; }
 
-# The checkout as CI gets it (a clean clone of what is committed) and the zoo beside it.
-mkdir -p "$root/work"
-git clone -q --no-hardlinks "$repo" "$root/work/graphrt"
-cp -a "$zoo" "$root/work/shared"
+# The checkout as CI gets it (a clean clone of what is committed) and the zoo beside it, in
+# root's home inside the fresh root.
+home="$root/root"
+mkdir -p "$home"
+git clone -q --no-hardlinks "$repo" "$home/graphrt"
+cp -a "$zoo" "$home/shared"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 for fs in proc sys dev dev/pts dev/shm; do
   mount --bind "/$fs" "$root/$fs"
@@ -56,6 +58,6 @@ done
 
 echo "fresh-machine-check: inside the fresh root:" $inside
 chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin CI=true LANG=C.UTF-8 \
-  /bin/bash -euo pipefail -c "cd /work/graphrt
+  /bin/bash -euo pipefail -c "cd ~/graphrt
     $inside"
 echo "fresh-machine-check: passed on a fresh Debian 12 root"
