@@ -12,6 +12,7 @@
 #include "graphrt/heap_allocator.h"
 #include "graphrt/shared_pool.h"
 #include "graphrt/tools/planner.h"
+#include "byte_values.h"
 #include "test_models.h"
 
 namespace grt::test {
@@ -22,13 +23,6 @@ using tools::ArgDef;
 using tools::DType;
 using tools::ModelDef;
 using tools::TensorKind;
-
-template <typename T>
-std::vector<uint8_t> bytes_of(const std::vector<T>& values) {
-  std::vector<uint8_t> bytes(values.size() * sizeof(T));
-  if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());  // no memcpy from null
-  return bytes;
-}
 
 // x float32 [1, 2] -> SVDF (2 filters, memory 3, rank 1) -> y [1, 2]. weights_feature is the
 // identity and every filter's time weights are (1, 10, 100), so y = bias + the filter's
