@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/socket.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -17,7 +18,9 @@ FdLink::~FdLink() {
 bool FdLink::send(const uint8_t* bytes, size_t size, std::string* error) {
   size_t sent = 0;
   while (sent < size) {
-    const ssize_t n = ::write(fd_, bytes + sent, size - sent);
+    // A socket whose peer died (qemu killed) must give EPIPE here, not SIGPIPE to the process.
+    ssize_t n = ::send(fd_, bytes + sent, size - sent, MSG_NOSIGNAL);
+    if (n < 0 && errno == ENOTSOCK) n = ::write(fd_, bytes + sent, size - sent);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
       pollfd p{fd_, POLLOUT, 0};
