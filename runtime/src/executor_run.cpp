@@ -31,7 +31,8 @@ grt_status run_static(grt_executor* x) {
   int ret_code = 0;
   const uint32_t nodes = node_count(x);
   for (uint32_t n = 0; n < nodes; ++n, ++node) {
-    if (node->workspace_bytes != 0) grt_stack_init(x->workspace, node->workspace, node->workspace_bytes);
+    // Every node gets its own workspace, an empty one included: none inherits the previous node's.
+    if (x->workspace != nullptr) grt_stack_init(x->workspace, node->workspace, node->workspace_bytes);
     const int rc = node->function(values, codes, static_cast<int>(node->arg_count), &ret, &ret_code, nullptr);
     if (rc != 0) return kernel_failed(x, n, rc);
     if (x->cancel_requested.load(std::memory_order_relaxed) != 0) return cancelled(x, n + 1);
@@ -91,8 +92,8 @@ grt_status run_general(grt_executor* x) {
         workspace = is_stack(strategy) ? x->stack_workspace
                                                    : x->pool_base[node->workspace_pool()] + node->workspace_offset();
       }
-      grt_stack_init(x->workspace, workspace, workspace_bytes);
     }
+    if (x->workspace != nullptr) grt_stack_init(x->workspace, workspace, workspace_bytes);
     TVMBackendPackedCFunc function;
     uint32_t arg_count;
     if (prepared) {

@@ -520,6 +520,23 @@ TEST_P(Modes, BookkeepingIsExactAndTheChainRuns) {
   }
 }
 
+// A node planned without a workspace must not inherit the previous node's: its requests fail.
+TEST_P(Modes, ANodeWithoutWorkspaceDoesNotSeeThePreviousNodes) {
+  Registry r;
+  ASSERT_EQ(grt_registry_add(&r.registry, "scratch", workspace_kernel, nullptr), GRT_OK);
+  ModelDef m = copy_chain(1);
+  m.add_node("scratch", {ArgDef::integer(100)}, "with_workspace");
+  m.nodes.back().workspace_bytes = GRT_STACK_ALLOCATION_BYTES(100u, 16u) + GRT_STACK_ALLOCATION_BYTES(16u, 16u);
+  m.add_node("scratch", {ArgDef::integer(100)}, "without_workspace");
+  tools::plan_default(&m);
+  const AlignedBytes blob = to_blob(m);
+  ModeRun run(blob, strategy(), arguments(), &r.registry);
+  ASSERT_EQ(run.status, GRT_OK) << run.error.message;
+  EXPECT_EQ(grt_run(run.executor), GRT_ERR_KERNEL_FAILED);
+  EXPECT_NE(std::string(grt_last_error(run.executor)->message).find("node 2 (scratch)"), std::string::npos)
+      << grt_last_error(run.executor)->message;
+}
+
 TEST_P(Modes, BoundInputsAndOutputsAreUsedInPlace) {
   const AlignedBytes blob = to_blob(copy_chain(3));
   ModeRun run(blob, strategy(), arguments());
