@@ -307,7 +307,7 @@ inline void conv2d_pixel_pairs(const conv::ConvGeometry& g, const int8_t* input,
 }
 
 // conv2d_s8 with one group and at least two filters; false (nothing written) otherwise, or
-// when a patch that must be gathered would not fit the larger stack buffer. `folded_bias` (may be
+// when a patch that must be gathered is too large (above). `folded_bias` (may be
 // null: the importer's argument 16) holds bias + input_offset * sum of each filter, so the
 // products are raw int8 ones and the patches' padding (the input zero point) still adds
 // nothing.
@@ -318,7 +318,10 @@ inline bool conv2d_s8(const conv::ConvGeometry& g, const int8_t* input, const in
   const size_t pixels = static_cast<size_t>(g.batches) * g.output_h * g.output_w;
   const bool in_place = conv::is_pointwise(g) && g.stride_h == 1 && g.stride_w == 1 && g.output_h == g.input_h &&
                         g.output_w == g.input_w && pixels >= 2;
-  if (!in_place && k > kMaxLargePatch) return false;
+  // A pointwise filter not read in place (strided, or one pixel: person_detect's last
+  // layer) gathers what the portable loops read in place: worth it only for small patches.
+  const size_t max_patch = conv::is_pointwise(g) ? kMaxPatch : kMaxLargePatch;
+  if (!in_place && k > max_patch) return false;
   if (folded_bias != nullptr) {
     conv::Int8Arithmetic folded = a;
     folded.bias = folded_bias;
