@@ -23,8 +23,12 @@
 #if GRT_KERNELS_DSP
 namespace grt::kernels::dsp {
 
-// Patches larger than this (per pixel) take the portable loops: two of them live on the stack.
+// Two gathered patches live on the stack: up to kMaxPatch bytes each in the kernel's own
+// frame (every layer of KWS, person_detect, VWW), larger ones up to kMaxLargePatch (a 3x3
+// filter over 64 channels: ResNet-8's) in a frame of their own, entered only for them, so
+// images without such layers keep the smaller stack. Larger patches take the portable loops.
 constexpr size_t kMaxPatch = 144;
+constexpr size_t kMaxLargePatch = 576;
 
 struct Sums2x2 {
   uint32_t p0c0, p0c1, p1c0, p1c1;  // pixel x filter
@@ -220,32 +224,18 @@ inline int32_t chunk_table(const conv::Int8Arithmetic& a, int32_t chunk, int32_t
   return lo;
 }
 
-// The output pixels two at a time, the filters in chunks. A pointwise filter with stride 1
-// over the whole image reads its patches in place (consecutive pixels are k = Cin apart; an
-// odd last pixel pairs with the one before it, written again), chunk by chunk over the
-// image; other filters gather two patches side by side, once, for every chunk.
+// Two pixels' patches gathered side by side into `patches` (2 * k bytes), once for every
+// chunk of filters. One copy, called with either buffer below.
 template <bool kOffset, class Stage>
-inline void conv2d_pixel_pairs(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter, int8_t* output,
-                               const conv::Int8Arithmetic& a, bool in_place, size_t k) {
+__attribute__((noinline)) void conv2d_gathered(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter,
+                                               int8_t* output, const conv::Int8Arithmetic& a, size_t k, int8_t* patches) {
   const uint32_t offset2 = kOffset ? pair_of(a.input_offset) : 0u;
   const Stage stage(a);
   const size_t pitch = static_cast<size_t>(g.output_c);
   const size_t pixels = static_cast<size_t>(g.batches) * g.output_h * g.output_w;
   ChannelRequantizer table[kConvChunk];
   int32_t end = 0;
-  if (in_place) {
-    for (int32_t chunk = 0; chunk < g.output_c; chunk += kConvChunk) {
-      const int32_t lo = chunk_table(a, chunk, g.output_c, table, &end);
-      for (size_t p = 0; p < pixels; p += 2) {
-        const size_t first = p + 1 < pixels ? p : p - 1;
-        int8_t* out = output + first * pitch;
-        filters_times_patches<kOffset, Stage>(input + first * k, filter, k, lo, end, offset2, table, stage, out, out + pitch);
-      }
-    }
-    return;
-  }
   const int8_t pad = static_cast<int8_t>(-a.input_offset);  // the checks keep it in int8
-  int8_t patches[2 * kMaxPatch];
   const bool one_chunk = g.output_c <= kConvChunk;  // then the table is made once
   int32_t lo = one_chunk ? chunk_table(a, 0, g.output_c, table, &end) : 0;
   PixelCursor at;
@@ -267,8 +257,57 @@ inline void conv2d_pixel_pairs(const conv::ConvGeometry& g, const int8_t* input,
   }
 }
 
+// The two buffers, each in a frame of its own that only its patch sizes enter.
+template <bool kOffset, class Stage>
+__attribute__((noinline)) void conv2d_small_patches(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter,
+                                                    int8_t* output, const conv::Int8Arithmetic& a, size_t k) {
+  int8_t patches[2 * kMaxPatch];
+  conv2d_gathered<kOffset, Stage>(g, input, filter, output, a, k, patches);
+}
+template <bool kOffset, class Stage>
+__attribute__((noinline)) void conv2d_large_patches(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter,
+                                                    int8_t* output, const conv::Int8Arithmetic& a, size_t k) {
+  int8_t patches[2 * kMaxLargePatch];
+  conv2d_gathered<kOffset, Stage>(g, input, filter, output, a, k, patches);
+}
+
+// A pointwise filter with stride 1 over the whole image reads its patches in place
+// (consecutive pixels are k = Cin apart; an odd last pixel pairs with the one before it,
+// written again), chunk by chunk of filters over the image.
+template <bool kOffset, class Stage>
+__attribute__((noinline)) void conv2d_in_place(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter,
+                                               int8_t* output, const conv::Int8Arithmetic& a, size_t k) {
+  const uint32_t offset2 = kOffset ? pair_of(a.input_offset) : 0u;
+  const Stage stage(a);
+  const size_t pitch = static_cast<size_t>(g.output_c);
+  const size_t pixels = static_cast<size_t>(g.batches) * g.output_h * g.output_w;
+  ChannelRequantizer table[kConvChunk];
+  int32_t end = 0;
+  for (int32_t chunk = 0; chunk < g.output_c; chunk += kConvChunk) {
+    const int32_t lo = chunk_table(a, chunk, g.output_c, table, &end);
+    for (size_t p = 0; p < pixels; p += 2) {
+      const size_t first = p + 1 < pixels ? p : p - 1;
+      int8_t* out = output + first * pitch;
+      filters_times_patches<kOffset, Stage>(input + first * k, filter, k, lo, end, offset2, table, stage, out, out + pitch);
+    }
+  }
+}
+
+// The output pixels two at a time, the filters in chunks: in place, or gathered.
+template <bool kOffset, class Stage>
+inline void conv2d_pixel_pairs(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter, int8_t* output,
+                               const conv::Int8Arithmetic& a, bool in_place, size_t k) {
+  if (in_place) {
+    conv2d_in_place<kOffset, Stage>(g, input, filter, output, a, k);
+  } else if (k <= kMaxPatch) {
+    conv2d_small_patches<kOffset, Stage>(g, input, filter, output, a, k);
+  } else {
+    conv2d_large_patches<kOffset, Stage>(g, input, filter, output, a, k);
+  }
+}
+
 // conv2d_s8 with one group and at least two filters; false (nothing written) otherwise, or
-// when a patch that must be gathered would not fit the stack buffer. `folded_bias` (may be
+// when a patch that must be gathered is too large (above). `folded_bias` (may be
 // null: the importer's argument 16) holds bias + input_offset * sum of each filter, so the
 // products are raw int8 ones and the patches' padding (the input zero point) still adds
 // nothing.
@@ -279,7 +318,10 @@ inline bool conv2d_s8(const conv::ConvGeometry& g, const int8_t* input, const in
   const size_t pixels = static_cast<size_t>(g.batches) * g.output_h * g.output_w;
   const bool in_place = conv::is_pointwise(g) && g.stride_h == 1 && g.stride_w == 1 && g.output_h == g.input_h &&
                         g.output_w == g.input_w && pixels >= 2;
-  if (!in_place && k > kMaxPatch) return false;
+  // A pointwise filter not read in place (strided, or one pixel: person_detect's last
+  // layer) gathers what the portable loops read in place: worth it only for small patches.
+  const size_t max_patch = conv::is_pointwise(g) ? kMaxPatch : kMaxLargePatch;
+  if (!in_place && k > max_patch) return false;
   if (folded_bias != nullptr) {
     conv::Int8Arithmetic folded = a;
     folded.bias = folded_bias;

@@ -186,6 +186,13 @@ std::vector<Geometry> fixed_geometries(bool depthwise) {
   add({1, 7, 7, 13}, 3, 3, 13, {2, 2, 1, 1, 0, 0});    // VALID, stride 2, 13 channels
   add({1, 8, 8, 5}, 3, 3, 5, {1, 1, 2, 2, 2, 2});      // dilation 2
   add({1, 2, 2, 4}, 5, 5, 4, {1, 1, 1, 1, 2, 2});      // window wider than the image
+  if (!depthwise) {  // ResNet-8's 3x3 layers: patches of 288 and 576 bytes (the larger buffer)
+    add({1, 6, 6, 32}, 3, 3, 32, {1, 1, 1, 1, 1, 1});  // SAME, 288-byte patches
+    add({1, 7, 7, 32}, 3, 3, 64, {2, 2, 1, 1, 0, 0});  // stride 2 onto 64 channels, odd pixels
+    add({1, 5, 6, 64}, 3, 3, 64, {1, 1, 1, 1, 1, 1});  // 576-byte patches, borders and interior
+    add({1, 4, 4, 40}, 3, 4, 3, {1, 1, 1, 1, 1, 2});   // 480 bytes, three filters
+    add({1, 1, 1, 160}, 1, 1, 4, {});                  // one pixel, pointwise: declined above 144
+  }
   return list;
 }
 
@@ -217,7 +224,7 @@ TEST(Conv2dDsp, MatchesThePortableKernelAndTflmOnRandomShapes) {
   std::mt19937 engine(2024);
   std::vector<Geometry> shapes = fixed_geometries(false);
   for (int i = 0; i < 120; ++i) shapes.push_back(random_geometry(engine, false));
-  int handled = 0;
+  int handled = 0, large = 0;
   for (const Geometry& g : shapes) {
     const Case c = random_case(g, engine, false);
     const S8& s = c.spec;
@@ -225,7 +232,8 @@ TEST(Conv2dDsp, MatchesThePortableKernelAndTflmOnRandomShapes) {
     const bool gathered = !(conv::is_pointwise(cg) && cg.stride_h == 1 && cg.stride_w == 1 &&
                             cg.output_h == cg.input_h && cg.output_w == cg.input_w && cg.batches * cg.output_h * cg.output_w >= 2);
     const size_t patch = size_t(cg.filter_h * cg.filter_w * cg.input_c);
-    const bool should_handle = cg.output_c >= 2 && (!gathered || patch <= dsp::kMaxPatch);
+    const size_t max_patch = conv::is_pointwise(cg) ? dsp::kMaxPatch : dsp::kMaxLargePatch;
+    const bool should_handle = cg.output_c >= 2 && (!gathered || patch <= max_patch);
     // Both forms: the input offset added to each activation, and the importer's folded bias.
     const std::vector<int32_t> folded = folded_bias(s);
     for (const int32_t* folded_or_null : {static_cast<const int32_t*>(nullptr), folded.data()}) {
@@ -238,6 +246,7 @@ TEST(Conv2dDsp, MatchesThePortableKernelAndTflmOnRandomShapes) {
         continue;
       }
       ++handled;
+      if (gathered && patch > dsp::kMaxPatch) ++large;
       EXPECT_EQ(got, c.portable) << "input " << ::testing::PrintToString(g.input) << " filter "
                                  << ::testing::PrintToString(g.filter) << " offset " << s.input_offset
                                  << (folded_or_null != nullptr ? " folded" : "");
@@ -245,6 +254,7 @@ TEST(Conv2dDsp, MatchesThePortableKernelAndTflmOnRandomShapes) {
     }
   }
   EXPECT_GT(handled, 200);  // the random shapes mostly take the DSP path, in both forms
+  EXPECT_GT(large, 20);     // and many of them gather patches above kMaxPatch
 }
 
 TEST(Conv2dDsp, DeclinesGroupedFiltersOversizedPatchesAndOneFilterWithoutWriting) {
@@ -254,16 +264,20 @@ TEST(Conv2dDsp, DeclinesGroupedFiltersOversizedPatchesAndOneFilterWithoutWriting
   grouped.filter = {6, 3, 3, 4};  // two groups
   grouped.output = {1, 4, 4, 6};
   grouped.window = {1, 1, 1, 1, 1, 1};
-  Geometry large;  // a gathered 3x3x17 = 153-byte patch
-  large.input = {1, 4, 4, 17};
-  large.filter = {4, 3, 3, 17};
+  Geometry large;  // a gathered 3x3x65 = 585-byte patch
+  large.input = {1, 4, 4, 65};
+  large.filter = {4, 3, 3, 65};
   large.output = {1, 4, 4, 4};
   large.window = {1, 1, 1, 1, 1, 1};
+  Geometry one_pixel;  // person_detect's last layer: a pointwise filter on one pixel, 256 bytes
+  one_pixel.input = {1, 1, 1, 256};
+  one_pixel.filter = {2, 1, 1, 256};
+  one_pixel.output = {1, 1, 1, 2};
   Geometry one_filter;
   one_filter.input = {1, 3, 3, 8};
   one_filter.filter = {1, 1, 1, 8};
   one_filter.output = {1, 3, 3, 1};
-  for (const Geometry& g : {grouped, large, one_filter}) {
+  for (const Geometry& g : {grouped, large, one_pixel, one_filter}) {
     const S8 s = random_spec(g, engine);
     const auto input = pattern<int8_t>(elements(g.input), 3, -128, 127);
     std::vector<int8_t> got(elements(g.output), 0x55);
