@@ -6,6 +6,8 @@
 //
 // One difference from TFLM: grt_reset_state brings variables back to these constants,
 // where TFLM's Reset sets them to their zero points and never runs the initialiser again.
+#include <cstdint>
+
 #include "graphrt/tools/import_context.h"
 #include "graphrt/tools/tflite_operator_codes.h"
 #include "variable_common.h"
@@ -58,7 +60,13 @@ bool check_initialiser(ImportContext& ctx, uint32_t index) {
     }
     if (count_of(op.inputs()) != 2 || count_of(op.outputs()) != 0) return ctx.fail(at + ": ASSIGN_VARIABLE needs 2 inputs and no output");
     if (handle_writing(model, init, op.inputs()->Get(0)) == nullptr) return ctx.fail(at + " assigns a resource no VAR_HANDLE of it writes");
-    const uint32_t buffer = init.tensors()->Get(static_cast<uint32_t>(op.inputs()->Get(1)))->buffer();
+    const tflite::Tensor& value = *init.tensors()->Get(static_cast<uint32_t>(op.inputs()->Get(1)));
+    // The verifier checks 4-byte alignment only; the zero points are read in place as int64.
+    if (const auto* q = value.quantization(); q != nullptr && count_of(q->zero_point()) != 0 &&
+                                             reinterpret_cast<uintptr_t>(q->zero_point()->data()) % 8 != 0) {
+      return ctx.fail(at + " assigns a tensor whose zero points are off an 8-byte boundary (malformed file)");
+    }
+    const uint32_t buffer = value.buffer();
     if (buffer == 0 || buffer >= count_of(model.buffers()) || count_of(model.buffers()->Get(buffer)->data()) == 0) {
       return ctx.fail(at + " assigns a value that is not a constant");
     }
