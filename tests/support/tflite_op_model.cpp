@@ -11,23 +11,6 @@ std::vector<uint8_t> build_tflite(const TfliteModelSpec& spec) {
 
   // Buffer 0 is the empty sentinel, as TFLite writers always emit it.
   std::vector<flatbuffers::Offset<tflite::Buffer>> buffers{tflite::CreateBuffer(fbb)};
-  std::vector<flatbuffers::Offset<tflite::Tensor>> tensors;
-  for (const TfliteTensorSpec& t : spec.tensors) {
-    uint32_t buffer = 0;
-    if (!t.data.empty()) {
-      fbb.ForceVectorAlignment(t.data.size(), sizeof(uint8_t), 16);
-      buffer = static_cast<uint32_t>(buffers.size());
-      buffers.push_back(tflite::CreateBuffer(fbb, fbb.CreateVector(t.data)));
-    }
-    if (t.buffer >= 0) buffer = static_cast<uint32_t>(t.buffer);
-    flatbuffers::Offset<tflite::QuantizationParameters> quant;
-    if (!t.scale.empty()) {
-      quant = tflite::CreateQuantizationParametersDirect(fbb, nullptr, nullptr, &t.scale, &t.zero_point,
-                                                         tflite::QuantizationDetails::NONE, 0, t.quantized_dimension);
-    }
-    tensors.push_back(tflite::CreateTensorDirect(fbb, &t.shape, t.type, buffer, t.name.c_str(), quant));
-  }
-
   // One operator code per distinct (builtin, custom code, legacy) triple, in first-use order.
   struct CodeKey {
     tflite::BuiltinOperator op;
@@ -36,17 +19,42 @@ std::vector<uint8_t> build_tflite(const TfliteModelSpec& spec) {
     bool operator==(const CodeKey&) const = default;
   };
   std::vector<CodeKey> keys;
-  std::vector<flatbuffers::Offset<tflite::Operator>> operators;
-  for (const TfliteOpSpec& op : spec.ops) {
-    const CodeKey key{op.op, op.custom_code, op.legacy_code_only};
-    auto found = std::find(keys.begin(), keys.end(), key);
-    if (found == keys.end()) found = keys.insert(keys.end(), key);
-    uint32_t code_index = static_cast<uint32_t>(found - keys.begin());
-    if (op.opcode_index >= 0) code_index = static_cast<uint32_t>(op.opcode_index);
-    tflite::BuiltinOptions options_type = tflite::BuiltinOptions::NONE;
-    flatbuffers::Offset<void> options;
-    if (op.options) std::tie(options_type, options) = op.options(fbb);
-    operators.push_back(tflite::CreateOperatorDirect(fbb, code_index, &op.inputs, &op.outputs, options_type, options));
+  // One subgraph's tensors and operators, sharing the buffers and operator codes.
+  const auto write_subgraph = [&](const TfliteModelSpec& graph, const char* name) {
+    std::vector<flatbuffers::Offset<tflite::Tensor>> tensors;
+    for (const TfliteTensorSpec& t : graph.tensors) {
+      uint32_t buffer = 0;
+      if (!t.data.empty()) {
+        fbb.ForceVectorAlignment(t.data.size(), sizeof(uint8_t), 16);
+        buffer = static_cast<uint32_t>(buffers.size());
+        buffers.push_back(tflite::CreateBuffer(fbb, fbb.CreateVector(t.data)));
+      }
+      if (t.buffer >= 0) buffer = static_cast<uint32_t>(t.buffer);
+      flatbuffers::Offset<tflite::QuantizationParameters> quant;
+      if (!t.scale.empty()) {
+        quant = tflite::CreateQuantizationParametersDirect(fbb, nullptr, nullptr, &t.scale, &t.zero_point,
+                                                           tflite::QuantizationDetails::NONE, 0, t.quantized_dimension);
+      }
+      tensors.push_back(tflite::CreateTensorDirect(fbb, &t.shape, t.type, buffer, t.name.c_str(), quant));
+    }
+
+    std::vector<flatbuffers::Offset<tflite::Operator>> operators;
+    for (const TfliteOpSpec& op : graph.ops) {
+      const CodeKey key{op.op, op.custom_code, op.legacy_code_only};
+      auto found = std::find(keys.begin(), keys.end(), key);
+      if (found == keys.end()) found = keys.insert(keys.end(), key);
+      uint32_t code_index = static_cast<uint32_t>(found - keys.begin());
+      if (op.opcode_index >= 0) code_index = static_cast<uint32_t>(op.opcode_index);
+      tflite::BuiltinOptions options_type = tflite::BuiltinOptions::NONE;
+      flatbuffers::Offset<void> options;
+      if (op.options) std::tie(options_type, options) = op.options(fbb);
+      operators.push_back(tflite::CreateOperatorDirect(fbb, code_index, &op.inputs, &op.outputs, options_type, options));
+    }
+    return tflite::CreateSubGraphDirect(fbb, &tensors, &graph.inputs, &graph.outputs, &operators, name);
+  };
+  std::vector<flatbuffers::Offset<tflite::SubGraph>> subgraphs{write_subgraph(spec, "main")};
+  for (size_t i = 0; i < spec.subgraphs.size(); ++i) {
+    subgraphs.push_back(write_subgraph(spec.subgraphs[i], ("subgraph" + std::to_string(i + 1)).c_str()));
   }
   std::vector<flatbuffers::Offset<tflite::OperatorCode>> codes;
   for (const CodeKey& key : keys) {
@@ -56,8 +64,6 @@ std::vector<uint8_t> build_tflite(const TfliteModelSpec& spec) {
                                                      key.legacy ? tflite::BuiltinOperator::ADD : key.op));
   }
 
-  std::vector<flatbuffers::Offset<tflite::SubGraph>> subgraphs{
-      tflite::CreateSubGraphDirect(fbb, &tensors, &spec.inputs, &spec.outputs, &operators, "main")};
   const auto model = tflite::CreateModelDirect(fbb, 3, &codes, &subgraphs,
                                                spec.description.empty() ? nullptr : spec.description.c_str(), &buffers);
   tflite::FinishModelBuffer(fbb, model);

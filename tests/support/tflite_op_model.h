@@ -47,11 +47,14 @@ struct TfliteOpSpec {
 };
 
 struct TfliteModelSpec {
+  // Subgraph 0 ("main"); `subgraphs` holds subgraphs 1, 2, ... (their own tensors and
+  // operators; buffers and operator codes are the model's). Their descriptions are unused.
   std::vector<TfliteTensorSpec> tensors;
   std::vector<TfliteOpSpec> ops;
   std::vector<int32_t> inputs;
   std::vector<int32_t> outputs;
   std::string description;
+  std::vector<TfliteModelSpec> subgraphs;
 
   int32_t add_tensor(TfliteTensorSpec tensor) {
     tensors.push_back(std::move(tensor));

@@ -36,6 +36,7 @@ ImportContext::ImportContext(const tflite::Model* model, const tflite::SubGraph*
   const uint32_t tensors = count_of(subgraph_->tensors());
   graph_index_.assign(tensors, -1);
   alias_target_.assign(tensors, -1);
+  resource_state_.assign(tensors, -1);
 }
 
 std::string ImportContext::op_name() const {
@@ -373,6 +374,7 @@ const ConverterTable& builtin_converters() {
     register_reduce_ops(t);
     register_signal_ops(t);
     register_state_ops(t);
+    register_variable_ops(t);
     return t;
   }();
   return table;

@@ -88,6 +88,23 @@ class ImportContext {
   // A new constant tensor with the given bytes (e.g. precomputed lookup tables).
   uint32_t constant(const std::string& name, DType dtype, std::vector<int64_t> shape, std::vector<uint8_t> bytes);
 
+  // ---- Resource variables (VAR_HANDLE, READ_VARIABLE, ASSIGN_VARIABLE) ----
+  // A variable is a State tensor of the blob; the RESOURCE tensor a VAR_HANDLE writes only
+  // names it, so it gets no graphrt tensor of its own, just this binding.
+  struct Variable {
+    std::string container;
+    std::string shared_name;
+    uint32_t state;  // graphrt tensor
+  };
+  std::vector<Variable>& variables() { return variables_; }
+  void bind_resource(int32_t resource_tensor, uint32_t state) { resource_state_[static_cast<size_t>(resource_tensor)] = state; }
+  // The State tensor a RESOURCE tensor stands for, or -1 when no VAR_HANDLE bound it.
+  int64_t resource_state(int32_t resource_tensor) const {
+    if (resource_tensor < 0 || static_cast<size_t>(resource_tensor) >= resource_state_.size()) return -1;
+    return resource_state_[static_cast<size_t>(resource_tensor)];
+  }
+  const tflite::SubGraph& subgraph() const { return *subgraph_; }
+
   // Emits a node calling `kernel`. workspace_bytes: what the kernel will request through
   // TVMBackendAllocWorkspace, counted with GRT_STACK_ALLOCATION_BYTES per request.
   void add_node(std::string_view kernel, std::vector<ArgDef> args, uint64_t workspace_bytes = 0);
@@ -108,6 +125,8 @@ class ImportContext {
   uint32_t op_index_ = 0;
   std::vector<int64_t> graph_index_;   // TFLite tensor -> graphrt tensor, -1 until used
   std::vector<int32_t> alias_target_;  // TFLite tensor -> TFLite tensor it aliases, or -1
+  std::vector<int64_t> resource_state_;  // TFLite RESOURCE tensor -> graphrt State tensor, or -1
+  std::vector<Variable> variables_;
   std::string error_;
   bool unsigned_words_ = false;
 };
@@ -176,6 +195,7 @@ void register_movement_ops(ConverterTable& table);     // ops/movement_ops.cpp
 void register_reduce_ops(ConverterTable& table);       // ops/reduce_ops.cpp
 void register_signal_ops(ConverterTable& table);       // ops/signal_ops.cpp (custom operators)
 void register_state_ops(ConverterTable& table);        // ops/state_ops.cpp
+void register_variable_ops(ConverterTable& table);     // ops/variable_ops.cpp
 
 }  // namespace grt::tools
 

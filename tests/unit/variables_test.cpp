@@ -1,0 +1,196 @@
+// Resource variables (VAR_HANDLE, READ_VARIABLE, ASSIGN_VARIABLE) imported from TFLite
+// models and run: a variable is State, so it accumulates across grt_run and goes back to
+// TFLM's start (the first assigned value's zero point, as bytes) on grt_reset_state; and
+// CALL_ONCE, whose initialiser's constants are folded into that start.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "graphrt/tools/importer.h"
+#include "one_node.h"
+#include "tflite_op_model.h"
+
+namespace grt::test {
+namespace {
+
+using tflite::BuiltinOperator;
+using tflite::BuiltinOptions;
+using tflite::TensorType;
+
+BuiltinOptionsWriter var_handle_options(std::optional<std::string> shared_name, std::optional<std::string> container = std::nullopt) {
+  return builtin_options(BuiltinOptions::VarHandleOptions, [=](flatbuffers::FlatBufferBuilder& fbb) {
+    return tflite::CreateVarHandleOptionsDirect(fbb, container ? container->c_str() : nullptr,
+                                                shared_name ? shared_name->c_str() : nullptr)
+        .Union();
+  });
+}
+
+int32_t resource(TfliteModelSpec* m, const std::string& name) {
+  return m->add_tensor({.name = name, .type = TensorType::RESOURCE, .shape = {}});
+}
+
+// x float32 [4] -> y = v + x, v := y: the running sum of every input since the last reset.
+TfliteModelSpec accumulator() {
+  TfliteModelSpec m;
+  const int32_t x = m.add_tensor({.name = "x", .type = TensorType::FLOAT32, .shape = {4}});
+  const int32_t handle = resource(&m, "handle");
+  const int32_t v = m.add_tensor({.name = "v", .type = TensorType::FLOAT32, .shape = {4}});
+  const int32_t y = m.add_tensor({.name = "y", .type = TensorType::FLOAT32, .shape = {4}});
+  m.inputs = {x};
+  m.outputs = {y};
+  m.add_op(BuiltinOperator::VAR_HANDLE, {}, {handle}, var_handle_options("sum"));
+  m.add_op(BuiltinOperator::READ_VARIABLE, {handle}, {v});
+  m.add_op(BuiltinOperator::ADD, {v, x}, {y});
+  m.add_op(BuiltinOperator::ASSIGN_VARIABLE, {handle, y}, {});
+  return m;
+}
+
+// x int8 [3] (zero point -3) -> y: the variable as the previous run left it, then v := x.
+// Read before assigned in operator order, as TFLM allows (it sizes variables before running).
+TfliteModelSpec delay_line(const std::string& read_name = "delay", const std::string& assign_name = "delay") {
+  TfliteModelSpec m;
+  const int32_t x = m.add_tensor({.name = "x", .type = TensorType::INT8, .shape = {3}, .scale = {0.5f}, .zero_point = {-3}});
+  const int32_t read_handle = resource(&m, "read_handle");
+  const int32_t assign_handle = resource(&m, "assign_handle");
+  const int32_t y = m.add_tensor({.name = "y", .type = TensorType::INT8, .shape = {3}, .scale = {0.5f}, .zero_point = {-3}});
+  m.inputs = {x};
+  m.outputs = {y};
+  m.add_op(BuiltinOperator::VAR_HANDLE, {}, {read_handle}, var_handle_options(read_name, "box"));
+  m.add_op(BuiltinOperator::READ_VARIABLE, {read_handle}, {y});
+  m.add_op(BuiltinOperator::VAR_HANDLE, {}, {assign_handle}, var_handle_options(assign_name));
+  m.add_op(BuiltinOperator::ASSIGN_VARIABLE, {assign_handle, x}, {});
+  return m;
+}
+
+tools::ModelDef imported(const TfliteModelSpec& spec) {
+  const std::vector<uint8_t> bytes = build_tflite(spec);
+  tools::ModelDef def;
+  const tools::ImportResult result = tools::import_tflite(bytes.data(), bytes.size(), &def);
+  EXPECT_TRUE(result.ok) << result.error;
+  return def;
+}
+
+std::string import_error(const TfliteModelSpec& spec) {
+  const std::vector<uint8_t> bytes = build_tflite(spec);
+  tools::ModelDef def;
+  const tools::ImportResult result = tools::import_tflite(bytes.data(), bytes.size(), &def);
+  EXPECT_FALSE(result.ok);
+  return result.error;
+}
+
+template <typename T>
+std::vector<T> run(Loaded& loaded, const std::vector<T>& x) {
+  loaded.set_input(0, x);
+  EXPECT_EQ(loaded.run(), GRT_OK) << loaded.run_message();
+  return loaded.output<T>(0);
+}
+
+TEST(ResourceVariables, AccumulateAcrossRunsAndResetToZero) {
+  const tools::ModelDef def = imported(accumulator());
+  size_t states = 0;
+  for (const tools::TensorDef& t : def.tensors) states += t.kind == tools::TensorKind::State ? 1 : 0;
+  EXPECT_EQ(states, 1u);  // the variable; the RESOURCE handle is no tensor
+  Loaded loaded(def);
+  ASSERT_EQ(loaded.status(), GRT_OK) << loaded.message();
+  using F = std::vector<float>;
+  EXPECT_EQ(run(loaded, F{1, 2, 3, 4}), (F{1, 2, 3, 4}));
+  EXPECT_EQ(run(loaded, F{1, 2, 3, 4}), (F{2, 4, 6, 8}));
+  EXPECT_EQ(run(loaded, F{0.5f, 0, 0, -8}), (F{2.5f, 4, 6, 0}));
+  ASSERT_EQ(grt_reset_state(loaded.executor()), GRT_OK);
+  EXPECT_EQ(run(loaded, F{1, 2, 3, 4}), (F{1, 2, 3, 4}));
+}
+
+TEST(ResourceVariables, StartAtTheAssignedValuesZeroPointAndHandlesShareByName) {
+  // The read handle names a container, the assigning one none: TFLM finds one variable.
+  Loaded loaded(imported(delay_line()));
+  ASSERT_EQ(loaded.status(), GRT_OK) << loaded.message();
+  using I = std::vector<int8_t>;
+  EXPECT_EQ(run(loaded, I{1, 2, 3}), (I{-3, -3, -3}));
+  EXPECT_EQ(run(loaded, I{4, 5, 6}), (I{1, 2, 3}));
+  EXPECT_EQ(run(loaded, I{7, 8, 9}), (I{4, 5, 6}));
+  ASSERT_EQ(grt_reset_state(loaded.executor()), GRT_OK);
+  EXPECT_EQ(run(loaded, I{0, 0, 0}), (I{-3, -3, -3}));
+}
+
+TEST(ResourceVariables, RefuseWhatTflmCannotRun) {
+  // Read, never assigned: TFLM has no size for it.
+  EXPECT_NE(import_error(delay_line("delay", "other")).find("no ASSIGN_VARIABLE of this subgraph gives a size"), std::string::npos);
+
+  TfliteModelSpec no_name = accumulator();
+  no_name.ops[0].options = var_handle_options(std::nullopt);
+  EXPECT_NE(import_error(no_name).find("VAR_HANDLE #0: has no VarHandleOptions with a shared_name"), std::string::npos);
+
+  // A value of another size than the variable's.
+  TfliteModelSpec wider = accumulator();
+  const int32_t wide = wider.add_tensor({.name = "wide", .type = TensorType::FLOAT32, .shape = {5}, .data = std::vector<uint8_t>(20, 0)});
+  wider.add_op(BuiltinOperator::ASSIGN_VARIABLE, {1, wide}, {});
+  EXPECT_NE(import_error(wider).find("ASSIGN_VARIABLE #4: value 'wide' (20 bytes) does not match variable 'sum' (16 bytes)"),
+            std::string::npos);
+
+  TfliteModelSpec narrow_read = accumulator();
+  narrow_read.tensors[2].shape = {2};
+  EXPECT_NE(import_error(narrow_read).find("READ_VARIABLE #1: output 'v' (8 bytes) does not match variable 'sum' (16 bytes)"),
+            std::string::npos);
+
+  // A resource no VAR_HANDLE writes.
+  TfliteModelSpec orphan = accumulator();
+  const int32_t stray = resource(&orphan, "stray");
+  orphan.ops[1].inputs = {stray};
+  EXPECT_NE(import_error(orphan).find("READ_VARIABLE #1: input 0 (tensor 4) is not the output of a VAR_HANDLE of this subgraph"),
+            std::string::npos);
+}
+
+// The accumulator, started by a CALL_ONCE whose initialiser assigns `start` to the sum.
+TfliteModelSpec started_accumulator(std::vector<float> start = {10, 20, 30, 40}) {
+  TfliteModelSpec m = accumulator();
+  TfliteOpSpec call_once;
+  call_once.op = BuiltinOperator::CALL_ONCE;
+  call_once.options = builtin_options(BuiltinOptions::CallOnceOptions,
+                                      [](flatbuffers::FlatBufferBuilder& fbb) { return tflite::CreateCallOnceOptions(fbb, 1).Union(); });
+  m.ops.insert(m.ops.begin(), call_once);
+  TfliteModelSpec init;
+  const int32_t handle = resource(&init, "init_handle");
+  const int32_t value = init.add_tensor({.name = "start", .type = TensorType::FLOAT32, .shape = {static_cast<int32_t>(start.size())},
+                                         .data = bytes_of(start)});
+  init.add_op(BuiltinOperator::VAR_HANDLE, {}, {handle}, var_handle_options("sum"));
+  init.add_op(BuiltinOperator::ASSIGN_VARIABLE, {handle, value}, {});
+  m.subgraphs = {init};
+  return m;
+}
+
+TEST(CallOnce, InitialiserConstantsAreTheVariablesStart) {
+  Loaded loaded(imported(started_accumulator()));
+  ASSERT_EQ(loaded.status(), GRT_OK) << loaded.message();
+  using F = std::vector<float>;
+  EXPECT_EQ(run(loaded, F{1, 1, 1, 1}), (F{11, 21, 31, 41}));
+  EXPECT_EQ(run(loaded, F{1, 1, 1, 1}), (F{12, 22, 32, 42}));
+  // graphrt's reset goes back to the initialiser's values (TFLM's to zeros: see call_once_ops.cpp).
+  ASSERT_EQ(grt_reset_state(loaded.executor()), GRT_OK);
+  EXPECT_EQ(run(loaded, F{1, 1, 1, 1}), (F{11, 21, 31, 41}));
+}
+
+TEST(CallOnce, RefusesInitialisersItCannotFold) {
+  TfliteModelSpec far = started_accumulator();
+  far.ops[0].options = builtin_options(BuiltinOptions::CallOnceOptions,
+                                       [](flatbuffers::FlatBufferBuilder& fbb) { return tflite::CreateCallOnceOptions(fbb, 5).Union(); });
+  EXPECT_NE(import_error(far).find("CALL_ONCE #0: init_subgraph_index 5 is not another subgraph (the model has 2)"), std::string::npos);
+
+  TfliteModelSpec computing = started_accumulator();
+  TfliteModelSpec& init = computing.subgraphs[0];
+  const int32_t sum = init.add_tensor({.name = "sum", .type = TensorType::FLOAT32, .shape = {4}});
+  init.add_op(BuiltinOperator::ADD, {1, 1}, {sum});
+  EXPECT_NE(import_error(computing).find("initialiser subgraph 1 operator #2 is ADD; graphrt folds initialisers of constant ASSIGN_VARIABLEs only"),
+            std::string::npos);
+
+  TfliteModelSpec late = started_accumulator();
+  std::swap(late.ops[0], late.ops[1]);
+  EXPECT_NE(import_error(late).find("CALL_ONCE #1: must be the first operator"), std::string::npos);
+
+  EXPECT_NE(import_error(started_accumulator({1, 2})).find("CALL_ONCE's initialiser assigns variable 'sum' 8 bytes; it has 16"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace grt::test
