@@ -84,7 +84,10 @@ bool sizes_in_range(const ModelDef& model, std::string* error) {
 
 bool plan_model(ModelDef* model, const PlanOptions& options, PlanReport* report, std::string* error) {
   if (!indices_in_range(*model, error) || !sizes_in_range(*model, error)) return false;
-  const std::vector<Block> blocks = planning_blocks(*model);
+  const std::vector<Block> tensor_blocks = planning_blocks(*model);
+  // With in-place operators each chain of pairs is one block; every member takes its slot.
+  const InPlaceGroups groups = group_in_place(*model, tensor_blocks, options.overwritable_inputs);
+  const std::vector<Block>& blocks = groups.merged;
   std::vector<PoolSpec> pools;
   std::vector<uint32_t> pool_of;
   if (options.pools.empty()) {
@@ -108,8 +111,9 @@ bool plan_model(ModelDef* model, const PlanOptions& options, PlanReport* report,
   }
 
   PlanReport out;
-  out.lower_bound = liveness_lower_bound(blocks);
-  out.blocks.resize(blocks.size());
+  out.lower_bound = liveness_lower_bound(tensor_blocks);
+  out.in_place_pairs = groups.pairs.size();
+  std::vector<PlacedBlock> placed_groups(blocks.size());
   for (uint32_t p = 0; p < pools.size(); ++p) {
     std::vector<uint32_t> members;
     std::vector<Block> pool_blocks;
@@ -135,14 +139,19 @@ bool plan_model(ModelDef* model, const PlanOptions& options, PlanReport* report,
                algorithm_name(plan.chosen) + ", its capacity is " + std::to_string(pool.pool.capacity);
       return false;
     }
-    for (size_t k = 0; k < members.size(); ++k) out.blocks[members[k]] = PlacedBlock{blocks[members[k]], p, plan.offsets[k]};
+    for (size_t k = 0; k < members.size(); ++k) placed_groups[members[k]] = PlacedBlock{blocks[members[k]], p, plan.offsets[k]};
     out.pools.push_back(std::move(pool));
+  }
+
+  for (size_t i = 0; i < tensor_blocks.size(); ++i) {
+    const PlacedBlock& g = placed_groups[groups.group_of[i]];
+    out.blocks.push_back(PlacedBlock{tensor_blocks[i], g.pool, g.offset});
   }
 
   // Activations no node touches still need a slot inside some pool, though nothing reads
   // them: offset 0 of the first pool big enough, else of the first pool allowed to grow.
   std::vector<bool> planned(model->tensors.size(), false);
-  for (const auto& b : blocks) {
+  for (const auto& b : tensor_blocks) {
     if (b.tensor >= 0) planned[static_cast<size_t>(b.tensor)] = true;
   }
   std::vector<std::pair<size_t, uint32_t>> untouched;  // tensor, pool
