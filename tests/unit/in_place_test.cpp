@@ -56,9 +56,10 @@ ModelDef lookup_model() {
   return m;
 }
 
-ModelDef planned(ModelDef m, bool in_place, tools::PlanReport* report = nullptr) {
+ModelDef planned(ModelDef m, bool in_place, tools::PlanReport* report = nullptr, bool inputs_outside = false) {
   tools::PlanOptions options;
   if (in_place) options.overwritable_inputs = builtin_declarations();
+  options.inputs_outside = inputs_outside;
   std::string error;
   EXPECT_TRUE(tools::plan_model(&m, options, report, &error)) << error;
   return m;
@@ -236,6 +237,36 @@ TEST(InPlace, RefusedAtInitWhenTheKernelDoesNotDeclareIt) {
   EXPECT_NE(std::string(r.error.message).find("node 1 (lookup_s8): its output shares the bytes of input argument 0"),
             std::string::npos)
       << r.error.message;
+}
+
+TEST(InputsOutside, TheModelInputGetsAPoolOfItsOwn) {
+  tools::PlanReport report;
+  const ModelDef m = planned(lookup_model(), true, &report, true);
+  ASSERT_EQ(m.pools.size(), 2u);
+  EXPECT_EQ(m.pools[1].name, "inputs");
+  EXPECT_EQ(m.pools[1].placement, "caller");
+  EXPECT_EQ(m.pools[1].size, static_cast<uint64_t>(kN));
+  EXPECT_EQ(m.tensors[kX].pool, 1u);
+  for (const uint32_t t : {kA, kB, kY}) EXPECT_EQ(m.tensors[t].pool, 0u);
+  // Without the input, the activations are the one in-place chain a -> b -> y.
+  EXPECT_EQ(m.pools[0].size, static_cast<uint64_t>(kN));
+  // The exact budget: one buffer per pool, the input's being the caller's input itself.
+  grt_requirements req{};
+  grt_error error{};
+  const tools::AlignedBytes blob = to_blob(m);
+  ASSERT_EQ(grt_model_requirements(blob.data(), blob.size(), GRT_STRATEGY_STATIC, &req, &error), GRT_OK) << error.message;
+  ASSERT_EQ(req.pool_count, 2u);
+  EXPECT_EQ(req.pool_bytes[0], static_cast<size_t>(kN));
+  EXPECT_EQ(req.pool_bytes[1], static_cast<size_t>(kN));
+  EXPECT_EQ(run(m), run(planned(lookup_model(), false)));
+}
+
+TEST(InputsOutside, ReplanningKeepsOneInputsPool) {
+  ModelDef m = planned(lookup_model(), false, nullptr, true);
+  m = planned(m, true, nullptr, true);
+  ASSERT_EQ(m.pools.size(), 2u);
+  EXPECT_EQ(m.tensors[kX].pool, 1u);
+  EXPECT_EQ(m.pools[0].size, static_cast<uint64_t>(kN));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // block (a chain of pairs, one block), so every algorithm places it as it places any other.
 // The conditions are the loader's (runtime/src/in_place_check.cpp), so the loader accepts
 // exactly the overlaps made here.
+#include <algorithm>
 #include <numeric>
 
 #include "graphrt/tools/planner.h"

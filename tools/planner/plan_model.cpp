@@ -80,6 +80,35 @@ bool sizes_in_range(const ModelDef& model, std::string* error) {
   return true;
 }
 
+// The model inputs' blocks into a pool of their own, kInputsPool (reused if the model has
+// one already), appended after the others: the caller's buffer for it is the input itself.
+bool move_inputs_to_own_pool(const ModelDef& model, const std::vector<Block>& blocks, std::vector<PoolSpec>* pools,
+                             std::vector<uint32_t>* pool_of, std::string* error) {
+  std::vector<bool> is_input(model.tensors.size(), false);
+  for (const uint32_t t : model.inputs) is_input[model.root_of(t)] = true;
+  bool any = false;
+  for (const auto& b : blocks) any = any || (b.tensor >= 0 && is_input[static_cast<size_t>(b.tensor)]);
+  if (!any) return true;
+  auto found = std::find_if(pools->begin(), pools->end(), [](const PoolSpec& p) { return p.name == kInputsPool; });
+  const uint32_t pool = static_cast<uint32_t>(found - pools->begin());
+  if (found == pools->end()) {
+    if (pools->size() + 1 > kMaxPools) {
+      *error = "--inputs-outside needs a pool of its own, and " + std::to_string(pools->size()) + " pools already are the most";
+      return false;
+    }
+    pools->push_back(PoolSpec{kInputsPool, 0, 16, "caller"});
+  }
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    const bool input = blocks[i].tensor >= 0 && is_input[static_cast<size_t>(blocks[i].tensor)];
+    if (input) {
+      (*pool_of)[i] = pool;
+    } else if ((*pool_of)[i] == pool) {
+      (*pool_of)[i] = 0;  // the inputs' pool holds nothing else
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 bool plan_model(ModelDef* model, const PlanOptions& options, PlanReport* report, std::string* error) {
@@ -103,6 +132,7 @@ bool plan_model(ModelDef* model, const PlanOptions& options, PlanReport* report,
                                                                                       : PlanAlgorithm::kGreedyBySize;
     if (!assign_pools(blocks, pools, fit, options.search, &pool_of, error)) return false;
   }
+  if (options.inputs_outside && !move_inputs_to_own_pool(*model, blocks, &pools, &pool_of, error)) return false;
   for (const auto& p : pools) {
     if (!is_power_of_two(p.alignment) || p.alignment > 4096) {
       *error = "pool '" + p.name + "' alignment " + std::to_string(p.alignment) + " is not a power of two up to 4096";

@@ -20,8 +20,8 @@ namespace {
 
 const CommandSpec kSpec{
     "plan",
-    "M.grt [--algorithm NAME|best] [--pool NAME:CAPACITY[:PLACEMENT[:ALIGNMENT]]]... [--in-place] [--report] [--json]\n"
-    "       [-o OUT.grt]",
+    "M.grt [--algorithm NAME|best] [--pool NAME:CAPACITY[:PLACEMENT[:ALIGNMENT]]]... [--in-place] [--inputs-outside]\n"
+    "       [--report] [--json] [-o OUT.grt]",
     "Plans activation memory again: several algorithms, the pool sizes, the lower bound.",
     "Algorithms: greedy_by_size, greedy_by_conflicts, search (an improving search over\n"
     "placement orders, deterministic for a seed), best (all three, keeps the smallest; the\n"
@@ -40,6 +40,7 @@ const CommandSpec kSpec{
         {"iterations", 0, "N", false, "search steps (default 20000)"},
         {"seed", 0, "N", false, "search seed (default 1)"},
         {"in-place", 0, "", false, "let elementwise outputs overwrite inputs that die at them"},
+        {"inputs-outside", 0, "", false, "model inputs in a pool of their own ('inputs'), the caller's buffer"},
         {"report", 0, "", false, "every algorithm's size per pool and every block's slot"},
         {"json", 0, "", false, "print the report as JSON"},
         {"output", 'o', "OUT.grt", false, "write the planned blob here"},
@@ -109,6 +110,7 @@ int run_plan_command(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   if (parsed->has("in-place")) options.overwritable_inputs = builtin_overwritable_inputs();
+  options.inputs_outside = parsed->has("inputs-outside");
   if (parsed->has("json") && parsed->has("report")) return usage_error(kSpec.name, "--report and --json exclude each other");
   Limits limits;
   if (!read_limits(kSpec, *parsed, &limits)) return kExitUsage;

@@ -34,7 +34,14 @@ struct PlanOptions {
   // In-place operators: which inputs each kernel's output may overwrite. Empty (the
   // default): no output shares an input's bytes.
   OverwritableInputs overwritable_inputs;
+  // Model inputs in a pool of their own, kInputsPool (placement "caller"), after the
+  // others: the caller hands its input buffer as that pool's buffer, and the other pools
+  // hold no input. Counts as TinyTS counts, with the input bound by the caller.
+  bool inputs_outside = false;
 };
+
+// The pool name of PlanOptions::inputs_outside.
+inline constexpr const char* kInputsPool = "inputs";
 
 struct PoolReport {
   PoolSpec pool;  // alignment as written to the blob
