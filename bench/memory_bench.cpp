@@ -7,7 +7,9 @@
 // 64-byte pages (first fit; buffer including page metadata); the stack allocator under STACK;
 // and the executor's bookkeeping for each (STATIC / DYNAMIC / STACK) with the default lean
 // arguments, then STATIC's with prepared arguments. Last, whether the static pools plus the
-// lean bookkeeping come in below TFLM's arena ("below", or "ABOVE" by how much).
+// lean bookkeeping come in below TFLM's arena ("below", or "ABOVE" by how much). A second
+// table: the liveness bound (every operator's input and output apart), the static plan, the
+// plan with in-place operators (`graphrt import --in-place`), and TFLM's arena.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -17,8 +19,10 @@
 
 #include "graphrt/dynamic_memory.h"
 #include "graphrt/graphrt.h"
+#include "graphrt/kernels.h"
 #include "graphrt/tools/aligned_bytes.h"
 #include "graphrt/tools/importer.h"
+#include "graphrt/tools/memory_plan.h"
 #include "graphrt/tools/model_def.h"
 #include "graphrt/tools/planner.h"
 
@@ -66,6 +70,21 @@ size_t page_buffer(const AlignedBytes& blob, size_t page_size, std::string* why)
   return budget.buffer_bytes;
 }
 
+uint32_t builtin_overwrites(const std::string& kernel) {
+  const grt_kernel_table* table = grt_builtin_kernels();
+  for (size_t i = 0; i < table->count; ++i) {
+    if (kernel == table->entries[i].name) return table->entries[i].overwrites;
+  }
+  return 0;
+}
+
+struct BelowTheBound {
+  std::string file;
+  uint64_t bound = 0, plan = 0, in_place = 0;
+  size_t pairs = 0;
+  long long tflm = -1;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -78,6 +97,7 @@ int main(int argc, char** argv) {
   std::printf("%-32s %10s %10s %10s %10s %10s   %-18s %8s %10s   %s\n", "model", "tflm arena", "static", "page16", "page64", "stack",
               "bookkeeping s/d/s", "prepared", "static+bk", "vs tflm");
   int below = 0, above = 0;
+  std::vector<BelowTheBound> in_place_rows;
   for (const ManifestEntry& entry : read_manifest(manifest)) {
     const std::string bytes = read_file(zoo + "/models/" + entry.file);
     grt::tools::ModelDef model;
@@ -91,7 +111,26 @@ int main(int argc, char** argv) {
       std::printf("%-32s skipped: %s\n", entry.file.c_str(), why.empty() ? "import failed" : why.c_str());
       continue;
     }
+    grt::tools::ModelDef in_place_model = model;
     grt::tools::plan_default(&model);
+    {
+      // The default algorithm (best), with and without in-place operators.
+      BelowTheBound row{entry.file, 0, 0, 0, 0, entry.tflm_arena_bytes};
+      grt::tools::ModelDef plain_model = in_place_model;
+      grt::tools::PlanOptions options;
+      grt::tools::PlanReport plain, in_place;
+      std::string plan_error;
+      if (grt::tools::plan_model(&plain_model, options, &plain, &plan_error)) {
+        options.overwritable_inputs = builtin_overwrites;
+        if (grt::tools::plan_model(&in_place_model, options, &in_place, &plan_error)) {
+          row.bound = plain.lower_bound;
+          row.plan = plain.total_size;
+          row.in_place = in_place.total_size;
+          row.pairs = in_place.in_place_pairs;
+          in_place_rows.push_back(row);
+        }
+      }
+    }
     const AlignedBytes blob(grt::tools::serialize(model));
     grt_requirements req[3]{};
     grt_error error{};
@@ -125,5 +164,12 @@ int main(int argc, char** argv) {
                 page16, page64, req[2].allocator_bytes, split.c_str(), prepared.bookkeeping_bytes, total, verdict.c_str(), why.c_str());
   }
   std::printf("static pools + lean bookkeeping below TFLM's arena: %d of %d models\n", below, below + above);
+  std::printf("\n%-32s %10s %10s %10s %6s %8s %10s\n", "model (pools only)", "bound", "plan", "in-place", "pairs", "/bound",
+              "tflm arena");
+  for (const BelowTheBound& r : in_place_rows) {
+    std::printf("%-32s %10llu %10llu %10llu %6zu %8.3f %10lld\n", r.file.c_str(), static_cast<unsigned long long>(r.bound),
+                static_cast<unsigned long long>(r.plan), static_cast<unsigned long long>(r.in_place), r.pairs,
+                r.bound == 0 ? 1.0 : static_cast<double>(r.in_place) / static_cast<double>(r.bound), r.tflm);
+  }
   return 0;
 }

@@ -1,7 +1,10 @@
 // The built-in kernel table. Each family lists its kernels in an entries.inc file as
 // GRT_KERNEL(name, writes) lines (each name has a grt_kernel_<name> and a grt_check_<name>;
-// `writes` says which arguments it writes, see grt_kernel_entry); the table is sorted here at compile time, so adding a kernel is
-// one line and lookup is a binary search with no start-up cost.
+// `writes` says which arguments it writes, see grt_kernel_entry), or as
+// GRT_IN_PLACE_KERNEL(name, writes, overwrites) lines for kernels whose output may share an
+// input's bytes (`overwrites`, audited per kernel: see grt_kernel_entry). The table is sorted
+// here at compile time, so adding a kernel is one line and lookup is a binary search with no
+// start-up cost.
 #include <stddef.h>
 
 #include "graphrt/kernels.h"
@@ -11,6 +14,7 @@
                                    int* ret_code, void* resource);                              \
   extern "C" int grt_check_##name(TVMValue* args, int* type_codes, int num_args, TVMValue* ret,  \
                                   int* ret_code, void* resource);
+#define GRT_IN_PLACE_KERNEL(name, writes, overwrites) GRT_KERNEL(name, writes)
 #include "basic/entries.inc"
 #include "conv/entries.inc"
 #include "dense/entries.inc"
@@ -23,11 +27,13 @@
 #include "signal/entries.inc"
 #include "state/entries.inc"
 #undef GRT_KERNEL
+#undef GRT_IN_PLACE_KERNEL
 
 namespace {
 
 constexpr grt_kernel_entry kUnsorted[] = {
-#define GRT_KERNEL(name, writes) {#name, grt_kernel_##name, grt_check_##name, writes},
+#define GRT_KERNEL(name, writes) {#name, grt_kernel_##name, grt_check_##name, writes, 0},
+#define GRT_IN_PLACE_KERNEL(name, writes, overwrites) {#name, grt_kernel_##name, grt_check_##name, writes, overwrites},
 #include "basic/entries.inc"
 #include "conv/entries.inc"
 #include "dense/entries.inc"
@@ -40,6 +46,7 @@ constexpr grt_kernel_entry kUnsorted[] = {
 #include "signal/entries.inc"
 #include "state/entries.inc"
 #undef GRT_KERNEL
+#undef GRT_IN_PLACE_KERNEL
 };
 constexpr size_t kCount = sizeof(kUnsorted) / sizeof(kUnsorted[0]);
 

@@ -12,7 +12,9 @@ namespace {
 // Stands in for every kernel during a replay: which allocator calls init and run() make
 // does not depend on what the kernels compute.
 int replay_kernel(TVMValue*, int*, int, TVMValue*, int*, void*) { return 0; }
-constexpr grt_kernel_entry kReplayKernel = {"replay", replay_kernel, nullptr, 0};
+// It declares every input overwritable: a replay runs no kernel, so which outputs share an
+// input's bytes is grt_init's to check against the real kernels, not the replay's.
+constexpr grt_kernel_entry kReplayKernel = {"replay", replay_kernel, nullptr, 0, UINT32_MAX};
 
 uint64_t pages_for(uint64_t bytes, size_t page_size) { return bytes == 0 ? 1 : (bytes - 1) / page_size + 1; }
 

@@ -112,6 +112,14 @@ grt_status init(grt_executor** out, void* storage, size_t storage_size, const vo
         return fail(error, GRT_ERR_KERNEL_ARGS, model, "%n: the kernel writes argument %u, which is not an Output argument", n, a);
       }
     }
+    // The graph check accepted this node's output over one of its inputs; the kernel must
+    // be one that reads each element of that input before writing over it.
+    const int32_t shared = grt::in_place_input(model, n);
+    if (shared >= 0 && (shared >= 32 || (entry->overwrites & GRT_OVERWRITES_ARG(shared)) == 0)) {
+      return fail(error, GRT_ERR_PLAN_OVERLAP, model,
+                  "%n: its output shares the bytes of input argument %u, which the kernel does not declare it may overwrite", n,
+                  static_cast<uint32_t>(shared));
+    }
   }
 
   if (!grt::is_dynamic(strategy)) {

@@ -71,6 +71,18 @@ constexpr uint32_t kMaxAliasDepth = 16;
 // for a chain longer than kMaxAliasDepth (valid blobs have none, after check_model_local).
 uint32_t alias_root(const fb::Model* model, uint32_t tensor, uint64_t* offset);
 
+// In-place operators (in_place_check.cpp). Whether tensors a and b, live at once and sharing
+// bytes, are the one overlap a plan may hold: one dies at node n (its last reader), the other
+// is born there as n's only Output argument, n reads the dying one through exactly one
+// Input argument that names it directly, both are Activations of equal size at the same
+// pool offset, and the dying one is no model input or output. Which input the kernel may
+// overwrite is init's to check (in_place_input).
+bool is_in_place_pair(const fb::Model* model, uint32_t a, const Lifetime& a_life, uint32_t b, const Lifetime& b_life);
+
+// The index of node n's Input argument whose root shares bytes with the node's only
+// Output argument, or -1. On a blob that passed check_model_graph it is the in-place input.
+int32_t in_place_input(const fb::Model* model, uint32_t n);
+
 size_t dtype_size(fb::DType dtype);
 DLDataType dtype_to_dl(fb::DType dtype);
 

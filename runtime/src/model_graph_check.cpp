@@ -97,6 +97,7 @@ grt_status check_overlaps(const fb::Model* model, const Window& a, const Window&
       const Lifetime& yl = b.lives[j - b.first];
       if (!planned(model, b, j) || y->pool() != x->pool() || !lifetimes_overlap(xl, yl)) continue;
       if (!ranges_overlap(x->offset(), x_bytes, y->offset(), tensor_bytes(y))) continue;
+      if (is_in_place_pair(model, i, xl, j, yl)) continue;
       const uint32_t both = xl.first > yl.first ? xl.first : yl.first;
       return fail(error, GRT_ERR_PLAN_OVERLAP, model, "plan overlap: %t and %t share bytes of %p while both are live at node %u",
                   i, j, x->pool(), both);

@@ -48,7 +48,7 @@ grt_status grt_registry_add_entry(grt_registry* registry, const grt_kernel_entry
 
 grt_status grt_registry_add(grt_registry* registry, const char* name, TVMBackendPackedCFunc function,
                             TVMBackendPackedCFunc check) {
-  const grt_kernel_entry entry = {name, function, check, 0};
+  const grt_kernel_entry entry = {name, function, check, 0, 0};
   return grt_registry_add_entry(registry, &entry);
 }
 

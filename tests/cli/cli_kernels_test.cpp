@@ -47,8 +47,8 @@ TEST_F(CliKernels, ListsTheUsedBuiltInKernelsSortedWithTheirEntries) {
   const CliResult r = run_graphrt({"kernels", path("m.grt").string(), "--symbol", "fw_kernels"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("not built in, register them yourself: my_own_kernel"), std::string::npos) << r.err;
-  const size_t copy = r.out.find("{\"copy\", grt_kernel_copy, grt_check_copy, 0x2u},");
-  const size_t noop = r.out.find("{\"noop\", grt_kernel_noop, grt_check_noop, 0x0u},");
+  const size_t copy = r.out.find("{\"copy\", grt_kernel_copy, grt_check_copy, 0x2u, 0x0u},");
+  const size_t noop = r.out.find("{\"noop\", grt_kernel_noop, grt_check_noop, 0x0u, 0x0u},");
   ASSERT_NE(copy, std::string::npos) << r.out;
   ASSERT_NE(noop, std::string::npos) << r.out;
   EXPECT_LT(copy, noop);  // strcmp order

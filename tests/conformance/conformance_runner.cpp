@@ -9,6 +9,7 @@
 #include "graphrt/tools/importer.h"
 #include "graphrt/tools/memory_plan.h"
 #include "host_executor.h"
+#include "in_place.h"
 
 namespace grt::test {
 namespace {
@@ -16,6 +17,7 @@ namespace {
 struct StrategyScore {
   cli::Strategy strategy;
   grt_arguments arguments = GRT_ARGUMENTS_LEAN;
+  bool in_place = false;  // the blob planned with in-place operators
   int passed = 0;
 };
 
@@ -26,18 +28,26 @@ void expect_model_matches_golden(const std::string& name, const std::vector<uint
   const tools::ImportResult imported = tools::import_tflite(tflite.data(), tflite.size(), &model);
   ASSERT_TRUE(imported.ok) << name << " does not import: " << imported.error;
   std::string error;
+  tools::ModelDef in_place_model = model;
   ASSERT_TRUE(tools::plan_model(&model, tools::PlanOptions{}, nullptr, &error)) << error;
   const tools::AlignedBytes blob(tools::serialize(model));
+  tools::PlanOptions in_place_options;
+  in_place_options.overwritable_inputs = cli::builtin_overwritable_inputs();
+  ASSERT_TRUE(tools::plan_model(&in_place_model, in_place_options, nullptr, &error)) << error;
+  const tools::AlignedBytes in_place_blob(tools::serialize(in_place_model));
 
-  // Arguments marshalled per node (the default) under each strategy, and prepared at init.
+  // Arguments marshalled per node (the default) under each strategy, and prepared at init;
+  // then the plan with in-place operators, whose offsets only the static strategy uses.
   std::vector<StrategyScore> scores = {{cli::Strategy::kStatic}, {cli::Strategy::kPage}, {cli::Strategy::kStack},
-                                       {cli::Strategy::kStatic, GRT_ARGUMENTS_PREPARED}};
+                                       {cli::Strategy::kStatic, GRT_ARGUMENTS_PREPARED},
+                                       {cli::Strategy::kStatic, GRT_ARGUMENTS_LEAN, true},
+                                       {cli::Strategy::kStatic, GRT_ARGUMENTS_PREPARED, true}};
   for (StrategyScore& score : scores) {
     cli::HostExecutor executor;
     cli::HostExecutor::Options options;
     options.strategy = score.strategy;
     options.arguments = score.arguments;
-    ASSERT_TRUE(executor.init(blob, options, &error)) << name << " (" << cli::strategy_name(score.strategy) << "): " << error;
+    ASSERT_TRUE(executor.init(score.in_place ? in_place_blob : blob, options, &error)) << name << " (" << cli::strategy_name(score.strategy) << (score.in_place ? ", in place" : "") << "): " << error;
     grt_executor* x = executor.get();
     for (size_t k = 0; k < golden.cases.size(); ++k) {
       const GoldenCase& c = golden.cases[k];
@@ -54,7 +64,7 @@ void expect_model_matches_golden(const std::string& name, const std::vector<uint
       bool ok = status == GRT_OK;
       for (uint32_t o = 0; ok && o < grt_output_count(x); ++o) {
         const std::string difference = compare_output(golden, c, o, *grt_output(x, o));
-        EXPECT_TRUE(difference.empty()) << name << " case " << k + 1 << " (" << cli::strategy_name(score.strategy) << "): " << difference;
+        EXPECT_TRUE(difference.empty()) << name << " case " << k + 1 << " (" << cli::strategy_name(score.strategy) << (score.in_place ? ", in place" : "") << "): " << difference;
         ok = difference.empty();
       }
       if (ok) score.passed++;
@@ -63,8 +73,11 @@ void expect_model_matches_golden(const std::string& name, const std::vector<uint
   const int total = static_cast<int>(golden.cases.size());
   int passed = total;
   for (const StrategyScore& s : scores) passed = std::min(passed, s.passed);
-  std::printf("conformance: %-40s %d/%d cases (static %d/%d, page %d/%d, stack %d/%d, static prepared %d/%d)\n", name.c_str(),
-              passed, total, scores[0].passed, total, scores[1].passed, total, scores[2].passed, total, scores[3].passed, total);
+  std::printf(
+      "conformance: %-40s %d/%d cases (static %d/%d, page %d/%d, stack %d/%d, static prepared %d/%d, in place %d/%d, in place "
+      "prepared %d/%d)\n",
+      name.c_str(), passed, total, scores[0].passed, total, scores[1].passed, total, scores[2].passed, total, scores[3].passed, total,
+      scores[4].passed, total, scores[5].passed, total);
 }
 
 }  // namespace grt::test

@@ -89,7 +89,7 @@ TEST_F(TvmCli, KernelsWritesTheGeneratedFunctionsWithChecks) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("static int grt_check_tvmgen_default_fused_nn_dense_add("), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("{\"tvmgen_default_fused_nn_dense_add\", (TVMBackendPackedCFunc)(void (*)(void))tvmgen_default_fused_nn_dense_add, "
-                       "grt_check_tvmgen_default_fused_nn_dense_add, 0x8u},"),
+                       "grt_check_tvmgen_default_fused_nn_dense_add, 0x8u, 0x0u},"),
             std::string::npos)
       << r.out;
 }

@@ -131,7 +131,7 @@ bool record_graph(const uint8_t* blob, size_t size, Graph* out, std::string* err
       return false;
     }
     const bool listed = std::any_of(entries.begin(), entries.end(), [&](const grt_kernel_entry& e) { return e.name == builtin->name; });
-    if (!listed) entries.push_back({builtin->name, record_kernel, builtin->check, builtin->writes});
+    if (!listed) entries.push_back({builtin->name, record_kernel, builtin->check, builtin->writes, builtin->overwrites});
   }
   std::vector<grt_kernel_entry> registry_storage(entries.size());
   grt_registry registry;

@@ -80,11 +80,43 @@ bool sizes_in_range(const ModelDef& model, std::string* error) {
   return true;
 }
 
+// The model inputs' blocks into a pool of their own, kInputsPool (reused if the model has
+// one already), appended after the others: the caller's buffer for it is the input itself.
+bool move_inputs_to_own_pool(const ModelDef& model, const std::vector<Block>& blocks, std::vector<PoolSpec>* pools,
+                             std::vector<uint32_t>* pool_of, std::string* error) {
+  std::vector<bool> is_input(model.tensors.size(), false);
+  for (const uint32_t t : model.inputs) is_input[model.root_of(t)] = true;
+  bool any = false;
+  for (const auto& b : blocks) any = any || (b.tensor >= 0 && is_input[static_cast<size_t>(b.tensor)]);
+  if (!any) return true;
+  auto found = std::find_if(pools->begin(), pools->end(), [](const PoolSpec& p) { return p.name == kInputsPool; });
+  const uint32_t pool = static_cast<uint32_t>(found - pools->begin());
+  if (found == pools->end()) {
+    if (pools->size() + 1 > kMaxPools) {
+      *error = "--inputs-outside needs a pool of its own, and " + std::to_string(pools->size()) + " pools already are the most";
+      return false;
+    }
+    pools->push_back(PoolSpec{kInputsPool, 0, 16, "caller"});
+  }
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    const bool input = blocks[i].tensor >= 0 && is_input[static_cast<size_t>(blocks[i].tensor)];
+    if (input) {
+      (*pool_of)[i] = pool;
+    } else if ((*pool_of)[i] == pool) {
+      (*pool_of)[i] = 0;  // the inputs' pool holds nothing else
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 bool plan_model(ModelDef* model, const PlanOptions& options, PlanReport* report, std::string* error) {
   if (!indices_in_range(*model, error) || !sizes_in_range(*model, error)) return false;
-  const std::vector<Block> blocks = planning_blocks(*model);
+  const std::vector<Block> tensor_blocks = planning_blocks(*model);
+  // With in-place operators each chain of pairs is one block; every member takes its slot.
+  const InPlaceGroups groups = group_in_place(*model, tensor_blocks, options.overwritable_inputs);
+  const std::vector<Block>& blocks = groups.merged;
   std::vector<PoolSpec> pools;
   std::vector<uint32_t> pool_of;
   if (options.pools.empty()) {
@@ -100,6 +132,7 @@ bool plan_model(ModelDef* model, const PlanOptions& options, PlanReport* report,
                                                                                       : PlanAlgorithm::kGreedyBySize;
     if (!assign_pools(blocks, pools, fit, options.search, &pool_of, error)) return false;
   }
+  if (options.inputs_outside && !move_inputs_to_own_pool(*model, blocks, &pools, &pool_of, error)) return false;
   for (const auto& p : pools) {
     if (!is_power_of_two(p.alignment) || p.alignment > 4096) {
       *error = "pool '" + p.name + "' alignment " + std::to_string(p.alignment) + " is not a power of two up to 4096";
@@ -108,8 +141,9 @@ bool plan_model(ModelDef* model, const PlanOptions& options, PlanReport* report,
   }
 
   PlanReport out;
-  out.lower_bound = liveness_lower_bound(blocks);
-  out.blocks.resize(blocks.size());
+  out.lower_bound = liveness_lower_bound(tensor_blocks);
+  out.in_place_pairs = groups.pairs.size();
+  std::vector<PlacedBlock> placed_groups(blocks.size());
   for (uint32_t p = 0; p < pools.size(); ++p) {
     std::vector<uint32_t> members;
     std::vector<Block> pool_blocks;
@@ -135,14 +169,19 @@ bool plan_model(ModelDef* model, const PlanOptions& options, PlanReport* report,
                algorithm_name(plan.chosen) + ", its capacity is " + std::to_string(pool.pool.capacity);
       return false;
     }
-    for (size_t k = 0; k < members.size(); ++k) out.blocks[members[k]] = PlacedBlock{blocks[members[k]], p, plan.offsets[k]};
+    for (size_t k = 0; k < members.size(); ++k) placed_groups[members[k]] = PlacedBlock{blocks[members[k]], p, plan.offsets[k]};
     out.pools.push_back(std::move(pool));
+  }
+
+  for (size_t i = 0; i < tensor_blocks.size(); ++i) {
+    const PlacedBlock& g = placed_groups[groups.group_of[i]];
+    out.blocks.push_back(PlacedBlock{tensor_blocks[i], g.pool, g.offset});
   }
 
   // Activations no node touches still need a slot inside some pool, though nothing reads
   // them: offset 0 of the first pool big enough, else of the first pool allowed to grow.
   std::vector<bool> planned(model->tensors.size(), false);
-  for (const auto& b : blocks) {
+  for (const auto& b : tensor_blocks) {
     if (b.tensor >= 0) planned[static_cast<size_t>(b.tensor)] = true;
   }
   std::vector<std::pair<size_t, uint32_t>> untouched;  // tensor, pool

@@ -38,6 +38,13 @@ std::string block_name(const Block& b, const ModelDef& model) {
 
 std::string format_plan_text(const PlanReport& report, const ModelDef& model, bool with_blocks) {
   std::string out;
+  const PlanReport::Comparison& c = report.comparison;
+  if (c.plain != 0 || c.in_place != 0) {
+    out += padded("liveness bound", 16) + padded("plan", 12) + "plan with in-place operators\n";
+    out += padded(std::to_string(report.lower_bound), 16) + padded(std::to_string(c.plain), 12) + padded(std::to_string(c.in_place), 12) +
+           "(" + std::to_string(c.in_place_pairs) + " outputs over a dying input; ratio to the bound " +
+           ratio_text(ratio_of(c.in_place, report.lower_bound)) + ")\n";
+  }
   for (size_t p = 0; p < report.pools.size(); ++p) {
     const PoolReport& pool = report.pools[p];
     out += "pool " + std::to_string(p) + " '" + pool.pool.name + "'";
@@ -101,8 +108,13 @@ std::string format_plan_json(const PlanReport& report, const ModelDef& model) {
     block["accesses"] = placed.block.accesses;
     blocks.push_back(std::move(block));
   }
-  const Json j = {{"total_size", report.total_size}, {"lower_bound", report.lower_bound}, {"pools", std::move(pools)},
-                  {"blocks", std::move(blocks)}};
+  Json j = {{"total_size", report.total_size}, {"lower_bound", report.lower_bound}, {"in_place_pairs", report.in_place_pairs}};
+  if (report.comparison.plain != 0 || report.comparison.in_place != 0) {
+    j["plain_size"] = report.comparison.plain;
+    j["in_place_size"] = report.comparison.in_place;
+  }
+  j["pools"] = std::move(pools);
+  j["blocks"] = std::move(blocks);
   // Names come from users' files: bytes that are not UTF-8 become U+FFFD, not an exception.
   return j.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
 }

@@ -93,10 +93,18 @@ typedef struct grt_kernel_entry {
    * an Output argument, so no blob can make a kernel write into a constant (the weights
    * in flash) or a model input. 0: not declared, nothing enforced. */
   uint32_t writes;
+  /* Bit i set: the kernel's one Output argument may occupy exactly the bytes of Input
+   * argument i (same address, same size), because it reads element k of that input before
+   * it writes element k of its output and never reads an earlier element again. The
+   * planner puts such an output over an input that dies at the node; init refuses a blob
+   * whose output shares an input's bytes unless this bit declares it. 0: never in place. */
+  uint32_t overwrites;
 } grt_kernel_entry;
 
 /* The `writes` bit of argument i. */
 #define GRT_WRITES_ARG(i) (1u << (i))
+/* The `overwrites` bit of argument i. */
+#define GRT_OVERWRITES_ARG(i) (1u << (i))
 
 /* A table sorted by name (strcmp order), usually a const array built at compile time. */
 typedef struct grt_kernel_table {

@@ -11,6 +11,7 @@
 #include "../commands.h"
 #include "../files.h"
 #include "../host_executor.h"
+#include "../in_place.h"
 #include "../json.h"
 #include "../resource_limits.h"
 #include "../report.h"
@@ -25,13 +26,17 @@ namespace {
 
 const CommandSpec kSpec{
     "import",
-    "IN.tflite -o OUT.grt [--algorithm NAME] [--sign K.pem --key-id ID --model-version N]\n"
+    "IN.tflite -o OUT.grt [--algorithm NAME] [--in-place] [--inputs-outside] [--sign K.pem --key-id ID --model-version N]\n"
     "       graphrt import --list-operators [--json | --markdown]",
     "Converts a TensorFlow Lite model to a graphrt blob with its static memory plan.",
     "The model is named after the input file's stem. Operators without a converter are\n"
     "listed by name and count, and nothing is written.\n"
     "Algorithms: greedy_by_size, greedy_by_conflicts, search, best (the default: all three,\n"
     "the smallest plan wins). `graphrt plan` compares them on a blob.\n"
+    "With --in-place an elementwise operator's output may take the bytes of an input that\n"
+    "dies at it, where its kernel declares that safe (the loader checks the same).\n"
+    "With --inputs-outside the model inputs get a pool of their own, 'inputs' (placement\n"
+    "caller), whose buffer is the caller's input itself: the other pools hold no input.\n"
     "With --sign the blob is written inside a signed envelope, as `graphrt sign` makes it.\n"
     "--list-operators prints the TFLite operators the importer converts and the dtypes each\n"
     "accepts, one per line, sorted by name (docs/operators.md is made from --markdown).",
@@ -39,6 +44,8 @@ const CommandSpec kSpec{
     {
         {"output", 'o', "OUT.grt", false, "where to write the blob (required)"},
         {"algorithm", 0, "NAME", false, "memory planning algorithm (default best)"},
+        {"in-place", 0, "", false, "let elementwise outputs overwrite inputs that die at them"},
+        {"inputs-outside", 0, "", false, "model inputs in a pool of their own, the caller's buffer"},
         {"sign", 0, "K.pem", false, "sign with this private key (PEM) in the same step"},
         {"key-id", 0, "ID", false, "with --sign: the key id the device knows the public key by"},
         {"model-version", 0, "N", false, "with --sign: the monotonic model version (anti-rollback)"},
@@ -89,7 +96,7 @@ int list_operators(const std::vector<std::string>& args) {
   const auto parsed_args = parse_or_exit(spec, args, &exit_code);
   if (!parsed_args) return exit_code;
   const ParsedArgs& parsed = *parsed_args;
-  for (const char* option : {"output", "algorithm", "sign", "key-id", "model-version", "max-input-bytes", "max-memory"}) {
+  for (const char* option : {"output", "algorithm", "in-place", "inputs-outside", "sign", "key-id", "model-version", "max-input-bytes", "max-memory"}) {
     if (parsed.has(option)) return usage_error(kSpec.name, std::string("--") + option + " does not go with --list-operators");
   }
   if (parsed.has("json") && parsed.has("markdown")) return usage_error(kSpec.name, "--json and --markdown exclude each other");
@@ -161,6 +168,8 @@ int run_import_command(const std::vector<std::string>& args) {
 
   grt::tools::PlanOptions plan;
   plan.algorithm = *algorithm;
+  if (parsed->has("in-place")) plan.overwritable_inputs = builtin_overwritable_inputs();
+  plan.inputs_outside = parsed->has("inputs-outside");
   if (!grt::tools::plan_model(&model, plan, nullptr, &error)) return fail(kSpec.name, path + ": planning failed: " + error);
   model.name = std::filesystem::path(path).stem().string();
   model.producer = std::string("graphrt import ") + GRT_VERSION + " (" + grt::tools::algorithm_name(*algorithm) + ")";

@@ -13,6 +13,7 @@
 #include "../table.h"
 #include "graphrt/graphrt.h"
 #include "graphrt/target_requirements.h"
+#include "graphrt/tools/memory_plan.h"
 #include "graphrt/tools/planner.h"
 
 namespace grt::cli {
@@ -172,6 +173,20 @@ void print_text(const Inspection& x) {
     const tools::PoolDef& pool = m.pools[p];
     std::printf("  %u  '%s'  %s, aligned to %u%s%s\n", p, pool.name.c_str(), format_bytes(pool.size).c_str(), pool.alignment,
                 pool.placement.empty() ? "" : ", placement ", pool.placement.c_str());
+  }
+  // `graphrt import --inputs-outside`: the caller's input buffer is that pool's buffer.
+  uint64_t besides_inputs = 0;
+  const tools::PoolDef* inputs_pool = nullptr;
+  for (const tools::PoolDef& pool : m.pools) {
+    if (pool.name == tools::kInputsPool && pool.placement == "caller") {
+      inputs_pool = &pool;
+    } else {
+      besides_inputs += pool.size;
+    }
+  }
+  if (inputs_pool != nullptr) {
+    std::printf("  inputs outside: pool '%s' holds only the model inputs (%s); hand the input buffer as its buffer. The other pools: %s\n",
+                inputs_pool->name.c_str(), format_bytes(inputs_pool->size).c_str(), format_bytes(besides_inputs).c_str());
   }
 
   std::printf("\nmemory (bytes to provide before grt_init):\n");

@@ -62,11 +62,11 @@ std::string c_source(const std::vector<const grt_kernel_entry*>& entries, const 
   text += "/* Sorted by name: grt_registry_find searches it by halves. */\n";
   text += "static const grt_kernel_entry " + symbol + "_entries[" + std::to_string(std::max<size_t>(entries.size(), 1)) + "] = {\n";
   for (const grt_kernel_entry* e : entries) {
-    char writes[16];
-    std::snprintf(writes, sizeof writes, "0x%xu", static_cast<unsigned>(e->writes));
-    text += "    {\"" + std::string(e->name) + "\", grt_kernel_" + e->name + ", grt_check_" + e->name + ", " + writes + "},\n";
+    char flags[32];
+    std::snprintf(flags, sizeof flags, "0x%xu, 0x%xu", static_cast<unsigned>(e->writes), static_cast<unsigned>(e->overwrites));
+    text += "    {\"" + std::string(e->name) + "\", grt_kernel_" + e->name + ", grt_check_" + e->name + ", " + flags + "},\n";
   }
-  if (entries.empty()) text += "    {0, 0, 0, 0},\n";
+  if (entries.empty()) text += "    {0, 0, 0, 0, 0},\n";
   text += "};\n\n";
   text += "const grt_kernel_table " + symbol + " = {" + symbol + "_entries, " + std::to_string(entries.size()) + "};\n";
   return text;

@@ -7,6 +7,7 @@
 #include "../args.h"
 #include "../commands.h"
 #include "../files.h"
+#include "../in_place.h"
 #include "../resource_limits.h"
 #include "../model_file.h"
 #include "../report.h"
@@ -19,7 +20,8 @@ namespace {
 
 const CommandSpec kSpec{
     "plan",
-    "M.grt [--algorithm NAME|best] [--pool NAME:CAPACITY[:PLACEMENT[:ALIGNMENT]]]... [--report] [--json] [-o OUT.grt]",
+    "M.grt [--algorithm NAME|best] [--pool NAME:CAPACITY[:PLACEMENT[:ALIGNMENT]]]... [--in-place] [--inputs-outside]\n"
+    "       [--report] [--json] [-o OUT.grt]",
     "Plans activation memory again: several algorithms, the pool sizes, the lower bound.",
     "Algorithms: greedy_by_size, greedy_by_conflicts, search (an improving search over\n"
     "placement orders, deterministic for a seed), best (all three, keeps the smallest; the\n"
@@ -27,6 +29,9 @@ const CommandSpec kSpec{
     "Without --pool the blob's pools are kept and each block stays in its pool. With --pool\n"
     "(fastest first; CAPACITY 0 means no limit) the hottest blocks, those nodes touch most\n"
     "often per byte, fill the first pool up to its capacity, the rest the next ones.\n"
+    "With --in-place an elementwise operator's output may take the bytes of an input that dies\n"
+    "at it, where its kernel declares that safe (the loader checks the same); --report then\n"
+    "also shows the plan without it.\n"
     "Without -o nothing is written.",
     {"M.grt"},
     {
@@ -34,6 +39,8 @@ const CommandSpec kSpec{
         {"pool", 0, "SPEC", true, "NAME:CAPACITY[:PLACEMENT[:ALIGNMENT]], fastest first"},
         {"iterations", 0, "N", false, "search steps (default 20000)"},
         {"seed", 0, "N", false, "search seed (default 1)"},
+        {"in-place", 0, "", false, "let elementwise outputs overwrite inputs that die at them"},
+        {"inputs-outside", 0, "", false, "model inputs in a pool of their own ('inputs'), the caller's buffer"},
         {"report", 0, "", false, "every algorithm's size per pool and every block's slot"},
         {"json", 0, "", false, "print the report as JSON"},
         {"output", 'o', "OUT.grt", false, "write the planned blob here"},
@@ -102,6 +109,8 @@ int run_plan_command(const std::vector<std::string>& args) {
       !numeric_option(kSpec, *parsed, "seed", 0, UINT64_MAX, &options.search.seed)) {
     return kExitUsage;
   }
+  if (parsed->has("in-place")) options.overwritable_inputs = builtin_overwritable_inputs();
+  options.inputs_outside = parsed->has("inputs-outside");
   if (parsed->has("json") && parsed->has("report")) return usage_error(kSpec.name, "--report and --json exclude each other");
   Limits limits;
   if (!read_limits(kSpec, *parsed, &limits)) return kExitUsage;
@@ -110,8 +119,19 @@ int run_plan_command(const std::vector<std::string>& args) {
   ModelFile file;
   std::string error;
   if (!load_model_file(path, limits, &file, &error)) return fail(kSpec.name, error);
+  // The other way (with or without in-place operators) for the comparison in the reports.
+  PlanOptions other = options;
+  other.overwritable_inputs = options.overwritable_inputs ? grt::tools::OverwritableInputs{} : builtin_overwritable_inputs();
+  grt::tools::ModelDef other_model = file.model;
+  grt::tools::PlanReport other_report;
   grt::tools::PlanReport report;
   if (!grt::tools::plan_model(&file.model, options, &report, &error)) return fail(kSpec.name, path + ": " + error);
+  if (grt::tools::plan_model(&other_model, other, &other_report, &error)) {
+    const bool in_place = static_cast<bool>(options.overwritable_inputs);
+    report.comparison.plain = in_place ? other_report.total_size : report.total_size;
+    report.comparison.in_place = in_place ? report.total_size : other_report.total_size;
+    report.comparison.in_place_pairs = in_place ? report.in_place_pairs : other_report.in_place_pairs;
+  }
 
   // The runtime's own checks are the referee: a plan it would refuse is never written.
   const grt::tools::AlignedBytes planned(grt::tools::serialize(file.model));

@@ -121,7 +121,7 @@ bool kernel_table_c(const ModelDef& model, const std::vector<const grt_kernel_en
   for (const grt_kernel_entry* e : builtin) {
     t += "int grt_kernel_" + std::string(e->name) + kSignature + ";\n";
     t += "int grt_check_" + std::string(e->name) + kSignature + ";\n";
-    rows.emplace_back(e->name, "grt_kernel_" + std::string(e->name) + ", grt_check_" + e->name + ", " + hex_writes(e->writes));
+    rows.emplace_back(e->name, "grt_kernel_" + std::string(e->name) + ", grt_check_" + e->name + ", " + hex_writes(e->writes) + ", " + hex_writes(e->overwrites));
   }
   for (const auto& [name, g] : generated) {
     t += "\n/* " + name + " */\n";
@@ -140,13 +140,13 @@ bool kernel_table_c(const ModelDef& model, const std::vector<const grt_kernel_en
     t += "  (void)ret;\n  (void)ret_code;\n  (void)resource;\n";
     t += "  return grt_tvm_check(args, type_codes, num_args, grt_arguments_" + name + ", " + std::to_string(g.args.size()) + ", grt_shapes_" + name + ");\n}\n";
     // Generated code spells the parameters void* and int32_t*: the same ABI, another type.
-    rows.emplace_back(name, "(TVMBackendPackedCFunc)(void (*)(void))" + name + ", grt_check_" + name + ", " + hex_writes(g.writes));
+    rows.emplace_back(name, "(TVMBackendPackedCFunc)(void (*)(void))" + name + ", grt_check_" + name + ", " + hex_writes(g.writes) + ", 0x0u");
   }
   std::sort(rows.begin(), rows.end());
   t += "\nextern const grt_kernel_table " + symbol + ";\n\n";
   t += "static const grt_kernel_entry " + symbol + "_entries[" + std::to_string(std::max<size_t>(rows.size(), 1)) + "] = {\n";
   for (const auto& [name, fields] : rows) t += "    {\"" + name + "\", " + fields + "},\n";
-  if (rows.empty()) t += "    {0, 0, 0, 0},\n";
+  if (rows.empty()) t += "    {0, 0, 0, 0, 0},\n";
   t += "};\n\nconst grt_kernel_table " + symbol + " = {" + symbol + "_entries, " + std::to_string(rows.size()) + "};\n";
   return true;
 }

@@ -306,7 +306,7 @@ std::vector<grt_kernel_entry> kernel_entries(const ModelDef& model, const Kernel
         if (n.args[a].kind == ArgKind::Output) writes |= GRT_WRITES_ARG(a);
       }
     }
-    entries.push_back({model.kernels[k].c_str(), function, nullptr, writes});
+    entries.push_back({model.kernels[k].c_str(), function, nullptr, writes, 0});  // generated code: never in place
   }
   return entries;
 }

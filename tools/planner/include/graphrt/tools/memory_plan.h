@@ -31,13 +31,23 @@ struct PlanOptions {
   // and every block in the pool it is in, and only re-plan offsets.
   std::vector<PoolSpec> pools;
   SearchOptions search;
+  // In-place operators: which inputs each kernel's output may overwrite. Empty (the
+  // default): no output shares an input's bytes.
+  OverwritableInputs overwritable_inputs;
+  // Model inputs in a pool of their own, kInputsPool (placement "caller"), after the
+  // others: the caller hands its input buffer as that pool's buffer, and the other pools
+  // hold no input. Counts as TinyTS counts, with the input bound by the caller.
+  bool inputs_outside = false;
 };
+
+// The pool name of PlanOptions::inputs_outside.
+inline constexpr const char* kInputsPool = "inputs";
 
 struct PoolReport {
   PoolSpec pool;  // alignment as written to the blob
   size_t blocks = 0;
   uint64_t block_bytes = 0;  // sum of the block sizes, as if nothing shared
-  uint64_t lower_bound = 0;  // most bytes of this pool's blocks live at any one node
+  uint64_t lower_bound = 0;  // most bytes of this pool's blocks live at any one node (an in-place chain: one block)
   std::vector<AlgorithmSize> sizes;
   PlanAlgorithm chosen = PlanAlgorithm::kGreedyBySize;
   uint64_t size = 0;  // the pool size written to the blob
@@ -54,7 +64,15 @@ struct PlanReport {
   std::vector<PoolReport> pools;
   std::vector<PlacedBlock> blocks;
   uint64_t total_size = 0;
-  uint64_t lower_bound = 0;  // over all blocks, as if in one pool
+  uint64_t lower_bound = 0;  // over all blocks, as if in one pool, every operator's input and output apart
+  size_t in_place_pairs = 0;  // outputs placed over a dying input
+  // Filled by callers that plan both ways (`graphrt plan`), 0 otherwise: the total size
+  // without and with in-place operators, and the pairs the latter found.
+  struct Comparison {
+    uint64_t plain = 0;
+    uint64_t in_place = 0;
+    size_t in_place_pairs = 0;
+  } comparison;
 };
 
 // Which pool each block goes into. Pools are filled in the order given; each takes the

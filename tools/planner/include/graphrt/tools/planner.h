@@ -7,6 +7,7 @@
 #define GRAPHRT_TOOLS_PLANNER_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,6 +41,35 @@ struct Block {
 // from its first writer (model inputs: node 0) to its last reader (model outputs: the last
 // node); aliases extend their target. Activations no node touches are left out.
 std::vector<Block> planning_blocks(const ModelDef& model);
+
+// In-place operators. For a kernel name, the bits of the Input arguments its one output may
+// overwrite (grt_kernel_entry::overwrites); an empty function: none.
+using OverwritableInputs = std::function<uint32_t(const std::string& kernel)>;
+
+// Node `node` writes its output tensor over input tensor `input`, its argument `argument`.
+struct InPlacePair {
+  uint32_t node = 0;
+  uint32_t argument = 0;
+  uint32_t input = 0;
+  uint32_t output = 0;
+};
+
+// Every pair the runtime accepts (runtime/src/in_place_check.cpp): the node's only Output
+// argument names an Activation directly, born at the node; a declared Input argument names
+// directly an Activation of the same size that dies at the node, read through no other
+// argument, and no model input or output; the output is no model input.
+std::vector<InPlacePair> in_place_pairs(const ModelDef& model, const std::vector<Block>& blocks,
+                                        const OverwritableInputs& overwritable);
+
+// The blocks with every chain of in-place pairs made one block (size of its tensors, live
+// from the first one's first node to the last one's last node). group_of[i]: the merged
+// block that block i is part of.
+struct InPlaceGroups {
+  std::vector<Block> merged;
+  std::vector<uint32_t> group_of;
+  std::vector<InPlacePair> pairs;
+};
+InPlaceGroups group_in_place(const ModelDef& model, const std::vector<Block>& blocks, const OverwritableInputs& overwritable);
 
 // The most bytes live during any one node: no plan can be smaller.
 uint64_t liveness_lower_bound(const std::vector<Block>& blocks);
