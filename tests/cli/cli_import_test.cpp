@@ -54,17 +54,9 @@ TEST_F(CliImport, EveryAlgorithmGivesARunnableBlob) {
   }
 }
 
-// (Operators graphrt does not know at all: CliRefusals in cli_operators_test.cpp, no zoo needed.)
-TEST_F(CliImport, AZooModelGraphrtCannotConvertIsRefusedInOneLineNamingTheOperator) {
-  GRT_REQUIRE_ZOO(zoo);
-  // micro_speech_lstm is built on int8 UNIDIRECTIONAL_SEQUENCE_LSTM, which graphrt does not convert yet.
-  const std::string out = path("lstm.grt").string();
-  const CliResult r = run_graphrt({"import", (zoo / "models" / "micro_speech_lstm.tflite").string(), "-o", out});
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_TRUE(IsOneLineError(r, "import"));
-  EXPECT_NE(r.err.find("micro_speech_lstm.tflite: UNIDIRECTIONAL_SEQUENCE_LSTM #0: supports float32 only"), std::string::npos) << r.err;
-  EXPECT_FALSE(std::filesystem::exists(out));
-}
+// Refusals (operators graphrt does not know, or variants it does not convert) are one-line
+// errors naming the operator: CliRefusals in cli_operators_test.cpp, no zoo needed. Every zoo
+// model imports since integer LSTM converts.
 
 TEST_F(CliImport, CommandLineMistakesAreUsageErrors) {
   const CliResult no_output = run_graphrt({"import", "m.tflite"});

@@ -23,7 +23,8 @@ std::vector<std::string> conformance_models() {
       "mlperf_ic_resnet8_int8",   "mlperf_ic_resnet8_float",    "mlperf_ic_resnet_large_int8",
       "mlperf_kws_dscnn_int8",    "mlperf_sww_int8",            "mlperf_vww_mobilenet_int8",
       "mlperf_vww_mobilenet_float", "keyword_scrambled",          "keyword_scrambled_8bit",
-      "mnist_lstm_float",
+      "mnist_lstm_float",         "mnist_lstm_int8",            "micro_speech_lstm",
+      "dtln_noise_suppression",
       // TFLM's audio front end (signal library custom operators).
       "audio_preprocessor_int8",  "audio_preprocessor_float",
   };

@@ -12,6 +12,7 @@
 
 #include "../kernel_args.h"
 #include "../quant_math.h"
+#include "sigmoid_q15.h"
 #include "unary_checks.h"
 
 namespace grt::kernels::activation {
@@ -29,34 +30,6 @@ struct Rescale {
   // TFLM's int32 arithmetic; it wraps only for scales far below any real model's.
   int32_t operator()(int16_t x) const { return wrapping_add(wrapping_mul(x, multiplier), round) >> shift; }
 };
-
-inline uint32_t magnitude(int32_t v) { return v < 0 ? 0u - static_cast<uint32_t>(v) : static_cast<uint32_t>(v); }
-
-// The table entry pair around `position` (fraction_bits fractional bits), interpolated.
-inline uint32_t interpolate(const uint16_t* table, uint32_t position, int fraction_bits) {
-  const uint32_t index = position >> fraction_bits;
-  const uint32_t low = table[index];
-  const uint32_t high = table[index + 1];
-  const uint32_t fraction = position & ((1u << fraction_bits) - 1);
-  return (low << fraction_bits) + fraction * (high - low);
-}
-
-// LOGISTIC: Q0.16 sigmoid with 9 more fractional bits, saturating past the table's end;
-// sigmoid(-x) = 1 - sigmoid(x); rounded to Q0.15.
-inline int16_t logistic_value(const uint16_t* table, int32_t value) {
-  const uint32_t position = magnitude(value);
-  uint32_t result = (position >> 9) >= 255 ? 0x7FFFu << 10 : interpolate(table, position, 9);
-  result = value >= 0 ? result + (1u << 9) : (1u << 25) - result + (1u << 9) - 1;
-  return static_cast<int16_t>(result >> 10);
-}
-
-// TANH: 2 * sigmoid - 1 with the sign of x (8 more fractional bits), rounded to Q0.15.
-inline int16_t tanh_value(const uint16_t* table, int32_t value) {
-  const uint32_t position = magnitude(value);
-  const auto sigmoid = static_cast<int32_t>((position >> 8) >= 255 ? 0xFFFFu << 8 : interpolate(table, position, 8));
-  const int32_t result = value >= 0 ? sigmoid - (1 << 23) + (1 << 7) : -sigmoid + (1 << 23) + (1 << 7) - 1;
-  return static_cast<int16_t>(result >> 8);
-}
 
 template <int16_t (*kFunction)(const uint16_t*, int32_t)>
 int run_sigmoid(TVMValue* args) {

@@ -10,7 +10,6 @@
 #include <fstream>
 #include <iterator>
 #include <map>
-#include <set>
 
 #include "graphrt/tools/import_context.h"
 #include "graphrt/tools/importer.h"
@@ -91,15 +90,6 @@ TEST(ImportZoo, EveryModelImportsOrListsExactlyItsUnsupportedOperators) {
     const std::vector<uint8_t> bytes = read_file(zoo / "models" / m.file);
     tools::ModelDef graph;
     const tools::ImportResult r = tools::import_tflite(bytes.data(), bytes.size(), &graph);
-    // Converted operators with a dtype variant not converted yet: int8 (integer) LSTM. The
-    // refusal names the operator and what it supports.
-    static const std::set<std::string> kVariantMissing = {"mnist_lstm_int8", "micro_speech_lstm", "dtln_noise_suppression"};
-    if (expected.empty() && kVariantMissing.count(m.name) != 0) {
-      EXPECT_FALSE(r.ok);
-      EXPECT_NE(r.error.find("UNIDIRECTIONAL_SEQUENCE_LSTM #"), std::string::npos) << r.error;
-      EXPECT_NE(r.error.find("float32 only"), std::string::npos) << r.error;
-      continue;
-    }
     if (!expected.empty()) {
       EXPECT_FALSE(r.ok);
       EXPECT_EQ(r.unsupported, expected);

@@ -19,9 +19,11 @@ bool mentions(const std::string& text, const std::string& part) { return text.fi
 
 TEST(ActivationConverters, RefuseWhatTflmRefuses) {
   EXPECT_TRUE(mentions(unary_refusal(BuiltinOperator::LOGISTIC, int8(0.1f, 0), int8(1.0f / 256, 0)), "zero point must be -128"));
-  // int16 LOGISTIC and TANH need TFLite's own sigmoid table, which graphrt does not ship.
-  EXPECT_TRUE(mentions(unary_refusal(BuiltinOperator::TANH, int16(1.0f / 4096), int16(1.0f / 32768)), "does not ship"));
-  EXPECT_TRUE(mentions(unary_refusal(BuiltinOperator::LOGISTIC, int16(1.0f / 4096), int16(1.0f / 32768)), "does not ship"));
+  // int16 LOGISTIC and TANH: TFLM's Prepare wants zero points 0, output scale 2^-15 and an
+  // input scale its table rescaling can take.
+  EXPECT_TRUE(mentions(unary_refusal(BuiltinOperator::TANH, int16(1.0f / 4096, 2), int16(1.0f / 32768)), "zero point 0"));
+  EXPECT_TRUE(mentions(unary_refusal(BuiltinOperator::LOGISTIC, int16(1.0f / 4096), int16(1.0f / 16384)), "must be 2^-15"));
+  EXPECT_TRUE(mentions(unary_refusal(BuiltinOperator::LOGISTIC, int16(4.0f), int16(1.0f / 32768)), "too large"));
   EXPECT_TRUE(mentions(unary_refusal(BuiltinOperator::RELU, int16(0.01f, 3), int16(0.01f)), "zero points must be 0"));
   EXPECT_TRUE(mentions(unary_refusal(BuiltinOperator::ABS, int16(0.01f), int16(0.01f, 2)), "zero points must be 0"));
   EXPECT_TRUE(mentions(unary_refusal(BuiltinOperator::ABS, int16(0.0f), int16(0.0f)), "needs quantized tensors"));

@@ -95,6 +95,32 @@ TEST(TanhS16, InterpolatesTwiceTheSigmoidMinusOne) {
   EXPECT_EQ(run_sigmoid_s16("tanh_s16", 6, 0, {2048}), (std::vector<int16_t>{24956}));
 }
 
+// The importer's int16 LOGISTIC and TANH, through the table it builds from its definition:
+// every int16 input lands within one Q0.15 step of the true function (the table errs by under
+// one Q0.16 unit and the interpolation by under one more); byte-exactness with TFLM is the
+// operator zoo's logistic_int16 and tanh_int16.
+TEST(SigmoidS16, ImportedLogisticAndTanhStayWithinOneStepOfTheFunctions) {
+  std::vector<int16_t> every;
+  for (int v = INT16_MIN; v <= INT16_MAX; v += 7) every.push_back(static_cast<int16_t>(v));
+  const std::vector<int16_t> logistic = run_unary<int16_t>(BuiltinOperator::LOGISTIC, int16(1.0f / 4096), int16(1.0f / 32768), every);
+  const std::vector<int16_t> tanh = run_unary<int16_t>(BuiltinOperator::TANH, int16(1.0f / 4096), int16(1.0f / 32768), every);
+  ASSERT_EQ(logistic.size(), every.size());
+  ASSERT_EQ(tanh.size(), every.size());
+  for (size_t i = 0; i < every.size(); ++i) {
+    const double x = every[i] / 4096.0;
+    EXPECT_NEAR(logistic[i], std::min(32767.0, 32768.0 / (1.0 + std::exp(-x))), 1.0) << every[i];
+    EXPECT_NEAR(tanh[i], std::clamp(32768.0 * std::tanh(x), -32768.0, 32767.0), 1.5) << every[i];
+  }
+}
+
+TEST(SigmoidS16, ImportedLogisticRescalesAnInputScaleThatIsNoPowerOfTwo) {
+  // Scale 1/1000: multiplier 3 * 4096 / 1000 doubled up into [2^14, 2^15).
+  const std::vector<int16_t> in{0, 1000, -1000, 3000, -8000};
+  const std::vector<int16_t> out = run_unary<int16_t>(BuiltinOperator::LOGISTIC, int16(1.0f / 1000), int16(1.0f / 32768), in);
+  ASSERT_EQ(out.size(), in.size());
+  for (size_t i = 0; i < in.size(); ++i) EXPECT_NEAR(out[i], 32768.0 / (1.0 + std::exp(-in[i] / 1000.0)), 1.0) << in[i];
+}
+
 TEST(LogisticF32, UsesTflmsCutoffs) {
   const std::vector<float> out =
       run_unary<float>(BuiltinOperator::LOGISTIC, float32(), float32(), {0.0f, 20.0f, -10.0f, 2.0f, 16.6f});

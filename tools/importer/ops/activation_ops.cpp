@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "activation_tables.h"
+#include "sigmoid_table.h"
 #include "graphrt/tools/import_context.h"
 #include "graphrt/tools/quantize_params.h"
 
@@ -114,6 +115,25 @@ bool convert_float_only(ImportContext& ctx, const char* kernel) {
 
 // ---- LOGISTIC and TANH ----
 
+// int16: logistic_s16 / tanh_s16 interpolating the sigmoid table, given as a constant.
+bool convert_int16_sigmoid(ImportContext& ctx, const Unary& u, bool tanh) {
+  Quantization in;
+  Quantization out;
+  if (!quantized_operands(ctx, u, &in, &out)) return false;
+  int32_t multiplier = 0;
+  int shift = 0;
+  std::string error;
+  if (!activation::int16_sigmoid_rescale(tanh, in.scale, in.zero_point, out.scale, out.zero_point, &multiplier, &shift, &error)) {
+    return ctx.fail(error);
+  }
+  const std::string table = activation::sigmoid_q16_table_bytes();
+  const uint32_t constant =
+      ctx.constant(ctx.op_name() + " sigmoid table", DType::Int16, {256}, std::vector<uint8_t>(table.begin(), table.end()));
+  ctx.add_node(tanh ? "tanh_s16" : "logistic_s16", {ArgDef::input(ctx.input(0)), ArgDef::output(ctx.output(0)), ArgDef::input(constant),
+                                                    ArgDef::integer(multiplier), ArgDef::integer(shift)});
+  return ctx.error().empty();
+}
+
 // int8 LOGISTIC also requires the output zero point -128; int8 TANH ignores the output's
 // quantization, as TFLM's kernels do.
 bool convert_sigmoid(ImportContext& ctx, bool tanh) {
@@ -123,12 +143,7 @@ bool convert_sigmoid(ImportContext& ctx, bool tanh) {
     add_float_node(ctx, tanh ? "tanh_f32" : "logistic_f32");
     return ctx.error().empty();
   }
-  // TFLM's int16 kernels interpolate a 256-entry sigmoid table of TFLite's whose values no
-  // formula reproduces exactly; graphrt ships no copy of it (logistic_s16 and tanh_s16 take
-  // the table as an argument), so it refuses rather than promise bytes it cannot match.
-  if (u.dtype == DType::Int16) {
-    return ctx.fail("int16 LOGISTIC and TANH are not supported: TFLM interpolates TFLite's own sigmoid table, which graphrt does not ship");
-  }
+  if (u.dtype == DType::Int16) return convert_int16_sigmoid(ctx, u, tanh);
   if (u.dtype != DType::Int8) return unsupported_type(ctx, u.dtype);
   return convert_int8_table(ctx, u, [tanh](Quantization in, Quantization out, Int8Table* table, std::string* error) {
     return tanh ? activation::tanh_table(in, table, error) : activation::logistic_table(in, out, table, error);
@@ -302,8 +317,8 @@ bool convert_prelu(ImportContext& ctx) {
 
 void register_activation_ops(ConverterTable& table) {
   using tflite::BuiltinOperator;
-  table.add(BuiltinOperator::LOGISTIC, convert_logistic, {"int8", "float32"});
-  table.add(BuiltinOperator::TANH, convert_tanh, {"int8", "float32"});
+  table.add(BuiltinOperator::LOGISTIC, convert_logistic, {"int8", "int16", "float32"});
+  table.add(BuiltinOperator::TANH, convert_tanh, {"int8", "int16", "float32"});
   table.add(BuiltinOperator::RELU, convert_relu, {"int8", "int16", "float32"});
   table.add(BuiltinOperator::RELU6, convert_relu6, {"int8", "int16", "float32"});
   table.add(BuiltinOperator::RELU_N1_TO_1, convert_relu_n1_to_1, {"int8", "int16", "float32"});

@@ -1,9 +1,12 @@
 // Operators that keep state across runs in a TFLite variable tensor (a State tensor of the
 // blob: see ImportContext::graph_tensor): SVDF and UNIDIRECTIONAL_SEQUENCE_LSTM.
+#include <algorithm>
 #include <cmath>
 
 #include "graphrt/tools/import_context.h"
 #include "graphrt/tools/quantize_params.h"
+#include "activation_tables.h"
+#include "sigmoid_table.h"
 
 namespace grt::tools {
 namespace {
@@ -89,6 +92,88 @@ constexpr int kLstmCState = 19;
 // the bytes rounded up to 16 and a 16-byte header.
 uint64_t workspace_request(uint64_t bytes) { return (bytes + 15) / 16 * 16 + 16; }
 
+// Arguments 0..15 of every LSTM kernel (kernels/src/state/lstm_shape.h).
+std::vector<ArgDef> lstm_operands(ImportContext& ctx) {
+  std::vector<ArgDef> args = {ArgDef::input(ctx.input(0))};
+  for (const int i : {1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 15}) args.push_back(ArgDef::input(ctx.input(i)));
+  args.push_back(ArgDef::output(ctx.input(kLstmHState)));
+  args.push_back(ArgDef::output(ctx.input(kLstmCState)));
+  args.push_back(ArgDef::output(ctx.output(0)));
+  return args;
+}
+
+void push_multiplier(std::vector<ArgDef>* args, double real) {
+  const FixedPointMultiplier m = quantize_multiplier(real);
+  args->push_back(ArgDef::integer(m.multiplier));
+  args->push_back(ArgDef::integer(m.shift));
+}
+
+// TFLM's integer LSTM Prepare (PrepareGateParametersInteger, CreateLstmCellStateInfo): every
+// gate's two fully-connected products go to int16 at 2^-12 (a float product of the scales,
+// as GetQuantizedConvolutionMultipler takes it), the gates come out in Q0.15 (2^-15), and
+// the element-wise products are rescaled into the cell state's and h's scales.
+bool convert_integer_lstm(ImportContext& ctx, const tflite::UnidirectionalSequenceLSTMOptions& o, int64_t cells) {
+  constexpr float kGateInputScale = 1.0f / 4096;   // Q3.12
+  constexpr float kGateOutputScale = 1.0f / 32768;  // Q0.15
+  const int32_t input = ctx.input_index(0);
+  const int32_t hidden = ctx.input_index(kLstmHState);
+  const int32_t cell = ctx.input_index(kLstmCState);
+  const DType activation_type = ctx.dtype(input);
+  const bool wide = activation_type == DType::Int16;
+  const char* type_name = wide ? "int16" : "int8";
+  if (ctx.dtype(hidden) != activation_type || ctx.dtype(ctx.output_index(0)) != activation_type) {
+    return ctx.fail(std::string(type_name) + " LSTM needs an " + type_name + " h state and output");
+  }
+  if (ctx.dtype(cell) != DType::Int16) return ctx.fail(std::string(type_name) + " LSTM needs an int16 c state");
+  for (int i = 1; i <= 8; ++i) {
+    const int32_t w = ctx.input_index(i);
+    if (ctx.dtype(w) != DType::Int8) return ctx.fail(std::string(type_name) + " LSTM needs int8 weights (input " + std::to_string(i) + ")");
+    if (ctx.scales(w).size() != 1) return ctx.fail("weights must be quantized per tensor (input " + std::to_string(i) + ")");
+    if (ctx.zero_point(w) != 0) return ctx.fail("weights need zero point 0 (input " + std::to_string(i) + ")");
+  }
+  const DType bias_type = wide ? DType::Int64 : DType::Int32;
+  for (int i = 12; i <= 15; ++i) {
+    if (ctx.dtype(ctx.input_index(i)) != bias_type) {
+      return ctx.fail(std::string(type_name) + " LSTM needs " + dtype_name(bias_type) + " biases (input " + std::to_string(i) + ")");
+    }
+  }
+  if (o.fused_activation_function() != tflite::ActivationFunctionType::TANH) return ctx.fail("supports the TANH activation only");
+  for (const int32_t t : {input, hidden, cell}) {
+    if (ctx.scales(t).size() != 1 || !(ctx.scale(t) > 0.0f)) return ctx.fail("input, h and c states must be quantized per tensor");
+  }
+  if (!ctx.error().empty()) return false;
+  const float cell_scale = ctx.scale(cell);
+  std::vector<ArgDef> args = lstm_operands(ctx);
+  const std::string table = activation::sigmoid_q16_table_bytes();
+  args.push_back(ArgDef::input(ctx.constant(ctx.op_name() + " sigmoid table", DType::Int16, {256}, std::vector<uint8_t>(table.begin(), table.end()))));
+  args.push_back(ArgDef::integer(o.time_major() ? 1 : 0));
+  for (int gate = 0; gate < 4; ++gate) {
+    push_multiplier(&args, static_cast<double>(ctx.scale(input) * ctx.scale(ctx.input_index(1 + gate))) / static_cast<double>(kGateInputScale));
+  }
+  for (int gate = 0; gate < 4; ++gate) {
+    push_multiplier(&args, static_cast<double>(ctx.scale(hidden) * ctx.scale(ctx.input_index(5 + gate))) / static_cast<double>(kGateInputScale));
+  }
+  const auto product = [](float a, float b, float out) { return static_cast<double>(a) * static_cast<double>(b) / static_cast<double>(out); };
+  push_multiplier(&args, product(kGateOutputScale, cell_scale, cell_scale));
+  push_multiplier(&args, product(kGateOutputScale, kGateOutputScale, cell_scale));
+  push_multiplier(&args, product(kGateOutputScale, kGateOutputScale, ctx.scale(hidden)));
+  args.push_back(ArgDef::integer(ctx.zero_point(input)));
+  args.push_back(ArgDef::integer(ctx.zero_point(hidden)));
+  // tanh(c): c's scale 2^p onto the table's Q3.12 steps times 3, as TFLM's Tanh does it.
+  int cell_power = 0;
+  (void)activation::checked_log2(cell_scale, &cell_power);  // TFLM takes the rounded log2 either way
+  const int left_shift = 15 + cell_power - 3;
+  if (left_shift > 12 || left_shift < -16) return ctx.fail("c state scale " + std::to_string(cell_scale) + " is out of range");
+  args.push_back(ArgDef::integer(left_shift >= 0 ? 3 << left_shift : 3));
+  args.push_back(ArgDef::integer(left_shift >= 0 ? 0 : -left_shift));
+  const double clip = o.cell_clip() > 0.0f ? static_cast<double>(o.cell_clip()) / static_cast<double>(cell_scale) : 0.0;
+  const auto quantized_clip = static_cast<int16_t>(std::min(std::max(clip, -32768.0), 32767.0));  // truncated, as TFLM's
+  if (o.cell_clip() > 0.0f && quantized_clip <= 0) return ctx.fail("cell clip " + std::to_string(o.cell_clip()) + " is below one step of the c state");
+  args.push_back(ArgDef::integer(quantized_clip));
+  ctx.add_node(wide ? "lstm_s16" : "lstm_s8", std::move(args), workspace_request(4 * static_cast<uint64_t>(cells) * sizeof(int16_t)));
+  return ctx.error().empty();
+}
+
 bool convert_sequence_lstm(ImportContext& ctx) {
   if (ctx.input_count() != kLstmInputs || ctx.output_count() != 1) return ctx.fail("expects 24 inputs and 1 output");
   const auto* o = ctx.options<tflite::UnidirectionalSequenceLSTMOptions>();
@@ -102,19 +187,19 @@ bool convert_sequence_lstm(ImportContext& ctx) {
   for (const int state : {kLstmHState, kLstmCState}) {
     if (!ctx.tensor(ctx.input_index(state))->is_variable()) return ctx.fail("input " + std::to_string(state) + " is not a variable tensor");
   }
-  if (ctx.dtype(ctx.input_index(0)) != DType::Float32) return ctx.fail("supports float32 only");
+  if (o->proj_clip() != 0.0f) return ctx.fail("projection clip is not supported");
+  const std::vector<int64_t> weights = ctx.shape(ctx.input_index(1));
+  if (weights.size() != 2) return ctx.fail("input weights must be [cells, input]");
+  const DType activation_type = ctx.dtype(ctx.input_index(0));
+  if (activation_type == DType::Int8 || activation_type == DType::Int16) return convert_integer_lstm(ctx, *o, weights[0]);
+  if (activation_type != DType::Float32) {
+    return ctx.fail(std::string("supports float32, int8 and int16 inputs, not ") + dtype_name(activation_type));
+  }
   for (int i = 0; i < kLstmInputs; ++i) {
     if (ctx.has_input(i) && ctx.dtype(ctx.input_index(i)) != DType::Float32) return ctx.fail("float32 LSTM needs float32 weights and state");
   }
   if (o->fused_activation_function() != tflite::ActivationFunctionType::TANH) return ctx.fail("supports the TANH activation only");
-  if (o->proj_clip() != 0.0f) return ctx.fail("projection clip is not supported");
-  const std::vector<int64_t> weights = ctx.shape(ctx.input_index(1));
-  if (weights.size() != 2) return ctx.fail("input weights must be [cells, input]");
-  std::vector<ArgDef> args = {ArgDef::input(ctx.input(0))};
-  for (const int i : {1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 15}) args.push_back(ArgDef::input(ctx.input(i)));
-  args.push_back(ArgDef::output(ctx.input(kLstmHState)));
-  args.push_back(ArgDef::output(ctx.input(kLstmCState)));
-  args.push_back(ArgDef::output(ctx.output(0)));
+  std::vector<ArgDef> args = lstm_operands(ctx);
   args.push_back(ArgDef::integer(o->time_major() ? 1 : 0));
   args.push_back(ArgDef::real(static_cast<double>(o->cell_clip() > 0.0f ? o->cell_clip() : 0.0f)));
   ctx.add_node("lstm_f32", std::move(args), workspace_request(4 * static_cast<uint64_t>(weights[0]) * sizeof(float)));
@@ -125,7 +210,7 @@ bool convert_sequence_lstm(ImportContext& ctx) {
 
 void register_state_ops(ConverterTable& table) {
   table.add(tflite::BuiltinOperator::SVDF, convert_svdf, {"int8 (int16 or int8 state)", "float32"});
-  table.add(tflite::BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM, convert_sequence_lstm, {"float32"});
+  table.add(tflite::BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM, convert_sequence_lstm, {"int8 (int16 cell state)", "int16 (int8 weights, int64 bias)", "float32"});
 }
 
 }  // namespace grt::tools
