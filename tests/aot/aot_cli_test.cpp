@@ -3,7 +3,6 @@
 #include <string>
 
 #include "cli_runner.h"
-#include "graphrt/tools/planner.h"
 #include "test_models.h"
 
 namespace grt::test {
@@ -42,22 +41,8 @@ TEST_F(CliAot, WithoutOutputOrHeaderEverythingGoesToStandardOutput) {
   EXPECT_NE(r.out.find("int solo_run(const char** message) {"), std::string::npos);
 }
 
-// y = x + b, b a constant: one constant array.
-tools::ModelDef add_constant() {
-  tools::ModelDef model;
-  const uint32_t x = model.add_activation("x", tools::DType::Float32, {1, 4});
-  const uint32_t y = model.add_activation("y", tools::DType::Float32, {1, 4});
-  model.inputs.push_back(x);
-  model.outputs.push_back(y);
-  const uint32_t b = model.add_constant_values<float>("b", tools::DType::Float32, {1, 4}, {1.0f, 2.0f, 3.0f, 4.0f});
-  model.add_node("add_f32", {tools::ArgDef::input(x), tools::ArgDef::input(b), tools::ArgDef::output(y), tools::ArgDef::real(-1.0),
-                             tools::ArgDef::real(1.0)});
-  tools::plan_default(&model);
-  return model;
-}
-
 TEST_F(CliAot, ConstantsGoToTheNamedSectionOrToTheSymbolsByDefault) {
-  write_bytes(path("m.grt"), tools::serialize(add_constant()));
+  write_bytes(path("m.grt"), tools::serialize(add_constant_f32(-1.0, 1.0)));
   const CliResult by_default = run_graphrt({"aot", path("m.grt").string(), "--symbol", "kws"});
   ASSERT_EQ(by_default.exit_code, 0) << by_default.err;
   EXPECT_NE(by_default.out.find("__attribute__((section(\".rodata.graphrt_aot.kws\"), aligned(16)))"), std::string::npos);
