@@ -27,6 +27,7 @@
 #include "graphrt/tools/importer.h"
 #include "graphrt/tools/memory_plan.h"
 #include "host_executor.h"
+#include "support/callgrind_total.h"
 
 namespace {
 
@@ -75,16 +76,6 @@ std::map<std::string, double> tflm_instructions(const std::filesystem::path& man
     figures[m["name"].AsString().str()] = m["tflm_instructions_per_invoke"].AsDouble();
   }
   return figures;
-}
-
-// The "totals:" line of a callgrind output file: instructions executed while collecting.
-long long callgrind_total(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("totals:", 0) == 0 || line.rfind("summary:", 0) == 0) return std::atoll(line.c_str() + line.find(':') + 1);
-  }
-  return -1;
 }
 
 // Runs this program's --measure under callgrind; the instructions of the measured run, or -1.

@@ -41,6 +41,25 @@ TEST_F(CliAot, WithoutOutputOrHeaderEverythingGoesToStandardOutput) {
   EXPECT_NE(r.out.find("int solo_run(const char** message) {"), std::string::npos);
 }
 
+TEST_F(CliAot, ConstantsGoToTheNamedSectionOrToTheSymbolsByDefault) {
+  write_bytes(path("m.grt"), tools::serialize(add_constant_f32(-1.0, 1.0)));
+  const CliResult by_default = run_graphrt({"aot", path("m.grt").string(), "--symbol", "kws"});
+  ASSERT_EQ(by_default.exit_code, 0) << by_default.err;
+  EXPECT_NE(by_default.out.find("__attribute__((section(\".rodata.graphrt_aot.kws\"), aligned(16)))"), std::string::npos);
+  const CliResult named = run_graphrt({"aot", path("m.grt").string(), "--symbol", "kws", "--section", ".ext_flash.kws$1"});
+  ASSERT_EQ(named.exit_code, 0) << named.err;
+  EXPECT_NE(named.out.find("__attribute__((section(\".ext_flash.kws$1\"), aligned(16)))"), std::string::npos);
+  EXPECT_EQ(named.out.find(".rodata.graphrt_aot"), std::string::npos);
+  EXPECT_NE(named.out.find("static const uint8_t kws_c0[16] KWS_CONST = {"), std::string::npos) << named.out;
+
+  for (const char* bad : {"", "a\"b", "sec tion", ".data)"}) {
+    const CliResult refused = run_graphrt({"aot", path("m.grt").string(), "--symbol", "kws", "--section", bad});
+    EXPECT_EQ(refused.exit_code, 2) << bad;
+    EXPECT_TRUE(IsOneLineError(refused, "aot"));
+    EXPECT_NE(refused.err.find("is not a section name"), std::string::npos) << refused.err;
+  }
+}
+
 TEST_F(CliAot, RefusesBadSymbolsAndWhatTheLoaderRefuses) {
   write_bytes(path("m.grt"), tools::serialize(copy_chain(1)));
   const CliResult no_symbol = run_graphrt({"aot", path("m.grt").string()});

@@ -85,16 +85,8 @@ TEST(AotWriter, NodesCallTheirKernelsOnThePlannedOffsetsInOrder) {
 }
 
 TEST(AotWriter, FloatAndConstantArgumentsAreWrittenAsTheInterpreterPassesThem) {
-  tools::ModelDef model;
-  const uint32_t x = model.add_activation("x", tools::DType::Float32, {1, 4});
-  const uint32_t y = model.add_activation("y", tools::DType::Float32, {1, 4});
-  model.inputs.push_back(x);
-  model.outputs.push_back(y);
-  const uint32_t b = model.add_constant_values<float>("b", tools::DType::Float32, {1, 4}, {1.0f, 2.0f, 3.0f, 4.0f});
   // add_f32(a, b, out, activation_min, activation_max): the float clamp as two Float arguments.
-  model.add_node("add_f32", {tools::ArgDef::input(x), tools::ArgDef::input(b), tools::ArgDef::output(y),
-                             tools::ArgDef::real(-0.5), tools::ArgDef::real(6.0)});
-  tools::plan_default(&model);
+  const tools::ModelDef model = add_constant_f32(-0.5, 6.0);
   const tools::AlignedBytes blob = to_blob(model);
   tools::AotFiles files;
   std::string error;

@@ -4,6 +4,20 @@
 
 namespace grt::test {
 
+tools::ModelDef add_constant_f32(double low, double high) {
+  tools::ModelDef model;
+  model.producer = "graphrt tests";
+  const uint32_t x = model.add_activation("x", tools::DType::Float32, {1, 4});
+  const uint32_t y = model.add_activation("y", tools::DType::Float32, {1, 4});
+  model.inputs.push_back(x);
+  model.outputs.push_back(y);
+  const uint32_t b = model.add_constant_values<float>("b", tools::DType::Float32, {1, 4}, {1.0f, 2.0f, 3.0f, 4.0f});
+  model.add_node("add_f32", {tools::ArgDef::input(x), tools::ArgDef::input(b), tools::ArgDef::output(y), tools::ArgDef::real(low),
+                             tools::ArgDef::real(high)});
+  tools::plan_default(&model);
+  return model;
+}
+
 tools::ModelDef copy_chain(int copies, int64_t n) {
   tools::ModelDef m;
   m.name = "copy_chain";

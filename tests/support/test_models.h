@@ -16,6 +16,10 @@ namespace grt::test {
 // x (int8 [1, n]) -> copy -> t1 -> copy -> ... -> y, planned in one pool.
 tools::ModelDef copy_chain(int copies, int64_t n = 16);
 
+// y = clamp(x + b, low, high) on float32 [1, 4], b = {1, 2, 3, 4} a constant: add_f32 with
+// two Float arguments, planned in one pool.
+tools::ModelDef add_constant_f32(double low, double high);
+
 // Serializes into 16-byte aligned memory.
 tools::AlignedBytes to_blob(const tools::ModelDef& model);
 

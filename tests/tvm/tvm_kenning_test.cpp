@@ -1,12 +1,16 @@
 // Antmicro's magic-wand models (TVM 0.18 output for Kenning's Zephyr runtime): their graph,
 // params and samples from the shared folder, their generated C from a kenning-zephyr-runtime
-// checkout (-DGRT_KENNING_PATH). Each of the ten samples must give its expected class.
+// checkout (-DGRT_KENNING_PATH). Each of the ten samples must give its expected class, and
+// each model's AoT twin (`graphrt aot`, built as a program) the interpreter's bytes.
 #include <gtest/gtest.h>
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
 
 #include "blob_runner.h"
+#include "cli_runner.h"
 #include "kenning_support.h"
 #include "graphrt/tools/aligned_bytes.h"
 #include "graphrt/tools/tvm/kernel_library.h"
@@ -81,6 +85,43 @@ TEST_F(Kenning, Int8MagicWandGivesTheExpectedClassOnAllTenSamples) {
     EXPECT_EQ(argmax<int8_t>(run.outputs[0]), want) << file;
     if (file == samples_.front().first) report_memory("magic_wand_int8", m, run);
   }
+}
+// The AoT program `runner` on each sample (through `prepare`): the interpreter's output bytes
+// and the expected class.
+template <typename T>
+void expect_aot_twin(const char* runner, const char* operators, const std::vector<uint8_t>& graph, const std::vector<uint8_t>& params,
+                     const std::filesystem::path& dir, const std::vector<std::pair<std::string, size_t>>& samples,
+                     std::vector<uint8_t> (*prepare)(const std::vector<uint8_t>&)) {
+  tt::KernelLibrary library;
+  std::string error;
+  ASSERT_TRUE(library.open(operators, &error)) << error;
+  const ImportedModel m = import_planned(graph, params, library);
+  ASSERT_EQ(m.error, "");
+  const std::filesystem::path scratch = std::filesystem::temp_directory_path() / ("graphrt_aot_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(scratch);
+  for (const auto& [file, want] : samples) {
+    const std::vector<uint8_t> input = prepare(file_bytes(dir / file));
+    const BlobRun interpreted = run_blob(m.blob.data(), m.blob.size(), tt::kernel_entries(m.model, library.lookup()), nullptr, {input});
+    ASSERT_EQ(interpreted.status, GRT_OK) << interpreted.message;
+    write_bytes(scratch / "in.bin", input);
+    const CliResult ran = run_program(runner, {(scratch / "in.bin").string(), (scratch / "out.bin").string()});
+    ASSERT_EQ(ran.exit_code, 0) << file << ": " << ran.err;
+    const std::vector<uint8_t> aot = read_bytes(scratch / "out.bin");
+    EXPECT_EQ(aot, interpreted.outputs[0]) << file;
+    EXPECT_EQ(argmax<T>(aot), want) << file;
+  }
+  std::filesystem::remove_all(scratch);
+}
+
+std::vector<uint8_t> as_is(const std::vector<uint8_t>& bytes) { return bytes; }
+
+TEST_F(Kenning, FloatMagicWandAotTwinGivesTheInterpretersBytes) {
+  expect_aot_twin<float>(GRT_KENNING_FLOAT_AOT, GRT_KENNING_FLOAT_OPS, file_bytes(dir_ / "magic_wand.graph_data"), {}, dir_, samples_, as_is);
+}
+
+TEST_F(Kenning, Int8MagicWandAotTwinGivesTheInterpretersBytes) {
+  expect_aot_twin<int8_t>(GRT_KENNING_INT8_AOT, GRT_KENNING_INT8_OPS, file_bytes(dir_ / "magic_wand_int8_graph.json"),
+                          file_bytes(dir_ / "magic_wand_int8_params.bin"), dir_, samples_, quantize_wand_sample);
 }
 #else
 TEST_F(Kenning, MagicWandModels) {}

@@ -37,7 +37,8 @@ struct Arg {
 };
 
 struct Node {
-  std::string kernel;  // a built-in kernel's name: the C function is grt_kernel_<kernel>
+  std::string kernel;  // a built-in kernel's name (C function grt_kernel_<kernel>) or a generated one's
+  bool generated = false;  // a TVM-generated function, called by its own symbol `kernel`
   std::vector<Arg> args;
   uint64_t workspace_bytes = 0;
   uint32_t workspace_pool = 0;
@@ -59,8 +60,10 @@ struct Graph {
 };
 
 // Loads the blob into the interpreter with the built-in kernels' checks and recording
-// stand-ins for their functions, runs it once, and keeps what each kernel was given.
-bool record_graph(const uint8_t* blob, size_t size, Graph* out, std::string* error);
+// stand-ins for their functions, runs it once, and keeps what each kernel was given. With
+// `generated`, a kernel that is not built in is a TVM-generated function called by its
+// own name (which must be a C identifier); otherwise it is refused.
+bool record_graph(const uint8_t* blob, size_t size, bool generated, Graph* out, std::string* error);
 
 }  // namespace grt::tools::aot
 

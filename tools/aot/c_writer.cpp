@@ -140,6 +140,12 @@ class Writer {
     for (const Node& n : g_.nodes) {
       if (seen[n.kernel]) continue;
       seen[n.kernel] = true;
+      if (n.generated) {
+        // As TVM's C backend declares its functions: the same ABI with other C types.
+        *c += "int32_t " + n.kernel +
+              "(void* args, int32_t* arg_type_ids, int32_t num_args, void* out_ret_value, int32_t* out_ret_tcode, void* resource_handle);\n";
+        continue;
+      }
       *c += "int grt_kernel_" + n.kernel +
             "(TVMValue* args, int* type_codes, int num_args, TVMValue* ret, int* ret_code, void* resource);\n";
     }
@@ -247,7 +253,13 @@ class Writer {
     *c += "#define " + m_ + "_DONE(n) if (hooks != NULL && hooks->node_done != NULL) hooks->node_done(hooks->user, n)\n";
     *c += "#else\n#define " + m_ + "_BEFORE(n) (void)hooks\n#define " + m_ + "_DONE(n)\n#endif\n\n";
     *c += "static int " + s_ + "_execute(const grt_aot_hooks* hooks, const char** message) {\n";
-    *c += "  grt_aot_context context;\n  TVMValue ret;\n  int ret_code = 0;\n  grt_aot_enter(&context);\n";
+    const bool any_generated = std::any_of(g_.nodes.begin(), g_.nodes.end(), [](const Node& n) { return n.generated; });
+    const bool any_builtin = std::any_of(g_.nodes.begin(), g_.nodes.end(), [](const Node& n) { return !n.generated; });
+    *c += "  grt_aot_context context;\n  TVMValue ret;\n";
+    if (any_builtin) *c += "  int ret_code = 0;\n";
+    // int32_t is long on some targets (arm-none-eabi): generated functions get their own.
+    if (any_generated) *c += "  int32_t generated_ret_code = 0;\n";
+    *c += "  grt_aot_enter(&context);\n";
     size_t with_args = 0;
     for (size_t n = 0; n < g_.nodes.size(); ++n) {
       const Node& node = g_.nodes[n];
@@ -261,11 +273,14 @@ class Writer {
       std::string values = "NULL";
       std::string codes = "NULL";
       if (!node.args.empty()) {
-        values = "(TVMValue*)" + s_ + "_a" + index;
-        codes = "(int*)" + codes_of_[with_args++];
+        values = (node.generated ? "(void*)" : "(TVMValue*)") + s_ + "_a" + index;
+        codes = (node.generated ? "(int32_t*)" : "(int*)") + codes_of_[with_args++];
       }
-      *c += "  if (grt_kernel_" + node.kernel + "(" + values + ", " + codes + ", " + std::to_string(node.args.size()) +
-            ", &ret, &ret_code, NULL) != 0) return grt_aot_leave(&context, " + std::to_string(n + 1) + ", message);\n";
+      const std::string call = node.generated ? node.kernel + "(" + values + ", " + codes + ", " + std::to_string(node.args.size()) +
+                                                    ", &ret, &generated_ret_code, NULL)"
+                                              : "grt_kernel_" + node.kernel + "(" + values + ", " + codes + ", " +
+                                                    std::to_string(node.args.size()) + ", &ret, &ret_code, NULL)";
+      *c += "  if (" + call + " != 0) return grt_aot_leave(&context, " + std::to_string(n + 1) + ", message);\n";
       *c += "  " + m_ + "_DONE(" + index + ");\n";
     }
     *c += "  return grt_aot_leave(&context, 0, message);\n}\n\n";
@@ -305,7 +320,7 @@ namespace grt::tools {
 
 bool write_aot(const uint8_t* blob, size_t size, const AotOptions& options, AotFiles* out, std::string* error) {
   aot::Graph graph;
-  if (!aot::record_graph(blob, size, &graph, error)) return false;
+  if (!aot::record_graph(blob, size, options.generated_functions, &graph, error)) return false;
   const aot::Writer writer(graph, options, aot::sha256_hex(blob, size));
   out->header = writer.header();
   out->source = writer.source();

@@ -65,12 +65,41 @@ uint32_t tensor_index(Recorder& r, const DLTensor& d) {
   return static_cast<uint32_t>(tensors.size() - 1);
 }
 
+const grt_kernel_entry* find_builtin(const std::string& name) {
+  const grt_kernel_table* table = grt_builtin_kernels();
+  for (size_t i = 0; i < table->count; ++i) {
+    if (name == table->entries[i].name) return &table->entries[i];
+  }
+  return nullptr;
+}
+
+bool is_c_identifier(const std::string& name) {
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  });
+}
+
+// What a generated function writes: its nodes' Output arguments, as `graphrt run --kernels`
+// and the firmware's kernel table declare it.
+uint32_t generated_writes(const fb::Model* model, uint32_t kernel) {
+  uint32_t writes = 0;
+  for (const auto* node : *model->nodes()) {
+    if (node->kernel() != kernel || node->args() == nullptr) continue;
+    for (uint32_t a = 0; a < node->args()->size() && a < 32; ++a) {
+      if (node->args()->Get(a)->kind() == fb::ArgKind::Output) writes |= GRT_WRITES_ARG(a);
+    }
+  }
+  return writes;
+}
+
 int record_kernel(TVMValue* values, int* codes, int count, TVMValue*, int*, void*) {
   Recorder& r = *t_recorder;
   const uint32_t n = static_cast<uint32_t>(r.graph->nodes.size());
   const auto* def = r.model->nodes()->Get(n);
   Node node;
   node.kernel = r.model->kernels()->Get(def->kernel())->str();
+  node.generated = find_builtin(node.kernel) == nullptr;
   node.workspace_bytes = def->workspace_bytes();
   node.workspace_pool = def->workspace_pool();
   node.workspace_offset = def->workspace_offset();
@@ -98,17 +127,9 @@ int record_kernel(TVMValue* values, int* codes, int count, TVMValue*, int*, void
   return 0;
 }
 
-const grt_kernel_entry* find_builtin(const std::string& name) {
-  const grt_kernel_table* table = grt_builtin_kernels();
-  for (size_t i = 0; i < table->count; ++i) {
-    if (name == table->entries[i].name) return &table->entries[i];
-  }
-  return nullptr;
-}
-
 }  // namespace
 
-bool record_graph(const uint8_t* blob, size_t size, Graph* out, std::string* error) {
+bool record_graph(const uint8_t* blob, size_t size, bool generated, Graph* out, std::string* error) {
   grt_requirements requirements{};
   grt_error runtime_error{};
   if (grt_model_requirements(blob, size, GRT_STRATEGY_STATIC, &requirements, &runtime_error) != GRT_OK) {
@@ -125,13 +146,22 @@ bool record_graph(const uint8_t* blob, size_t size, Graph* out, std::string* err
   const auto* kernels = recorder.model->kernels();
   for (const auto* node : *recorder.model->nodes()) {
     const char* name = kernels->Get(node->kernel())->c_str();
+    const bool listed = std::any_of(entries.begin(), entries.end(), [&](const grt_kernel_entry& e) { return std::strcmp(e.name, name) == 0; });
+    if (listed) continue;
     const grt_kernel_entry* builtin = find_builtin(name);
-    if (builtin == nullptr) {
+    if (builtin != nullptr) {
+      entries.push_back({builtin->name, record_kernel, builtin->check, builtin->writes, builtin->overwrites});
+    } else if (generated && is_c_identifier(name)) {
+      // Generated code checks nothing; what it was compiled for is checked by the caller
+      // (graphrt aot: the checks `graphrt kernels` compiles into firmware tables).
+      entries.push_back({name, record_kernel, nullptr, generated_writes(recorder.model, node->kernel()), 0});
+    } else if (generated) {
+      *error = std::string("generated function '") + name + "' is not a C identifier: AoT C calls it by its name";
+      return false;
+    } else {
       *error = std::string("kernel '") + name + "' is not built in: AoT C calls built-in kernels by their C names";
       return false;
     }
-    const bool listed = std::any_of(entries.begin(), entries.end(), [&](const grt_kernel_entry& e) { return e.name == builtin->name; });
-    if (!listed) entries.push_back({builtin->name, record_kernel, builtin->check, builtin->writes, builtin->overwrites});
   }
   std::vector<grt_kernel_entry> registry_storage(entries.size());
   grt_registry registry;

@@ -17,6 +17,10 @@ struct AotOptions {
   std::string source_label;  // the blob's name in comments, already comment-safe
   std::string version;       // graphrt's version, recorded in both files
   bool define_pools = false; // the C file defines the pools (in .bss) instead of the firmware
+  // The blob was imported from TVM: kernels that are not built in are its generated
+  // functions, called by their own symbols (the caller has checked that every node calls
+  // each one with the same tensor dtypes and shapes, as `graphrt kernels` does).
+  bool generated_functions = false;
 };
 
 struct AotFiles {
@@ -26,7 +30,8 @@ struct AotFiles {
 
 // The C of `blob` (16-byte aligned). False with the runtime's own message when the
 // runtime refuses the blob or a node's argument check fails, or with the reason when a
-// node's kernel is not built in (AoT calls built-in kernels by their C names).
+// node's kernel is not built in (AoT calls built-in kernels by their C names) and is not
+// a generated function of a TVM import.
 bool write_aot(const uint8_t* blob, size_t size, const AotOptions& options, AotFiles* out, std::string* error);
 
 }  // namespace grt::tools
