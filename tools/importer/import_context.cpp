@@ -74,10 +74,8 @@ std::vector<int64_t> ImportContext::shape(int32_t tflite_index) const {
   return dims;
 }
 
-DType ImportContext::dtype(int32_t tflite_index) const {
-  const tflite::Tensor* t = tensor(tflite_index);
-  if (t == nullptr) return DType::Int8;
-  switch (t->type()) {
+std::optional<DType> blob_dtype(tflite::TensorType type, bool unsigned_words) {
+  switch (type) {
     case tflite::TensorType::INT8: return DType::Int8;
     case tflite::TensorType::UINT8: return DType::UInt8;
     case tflite::TensorType::INT16: return DType::Int16;
@@ -86,13 +84,20 @@ DType ImportContext::dtype(int32_t tflite_index) const {
     case tflite::TensorType::FLOAT32: return DType::Float32;
     case tflite::TensorType::BOOL: return DType::Bool;
     case tflite::TensorType::UINT32:
-      if (unsigned_words_) return DType::Int32;
+      if (unsigned_words) return DType::Int32;
       break;
     case tflite::TensorType::UINT64:
-      if (unsigned_words_) return DType::Int64;
+      if (unsigned_words) return DType::Int64;
       break;
     default: break;
   }
+  return std::nullopt;
+}
+
+DType ImportContext::dtype(int32_t tflite_index) const {
+  const tflite::Tensor* t = tensor(tflite_index);
+  if (t == nullptr) return DType::Int8;
+  if (const std::optional<DType> d = blob_dtype(t->type(), unsigned_words_)) return *d;
   // dtype() is const for converters' convenience; recording the failure is not a change of
   // the model being imported.
   const char* type_name = tflite::EnumNameTensorType(t->type());

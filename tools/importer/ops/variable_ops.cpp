@@ -77,19 +77,6 @@ const tflite::SubGraph* initialiser(const ImportContext& ctx) {
 
 namespace {
 
-std::optional<DType> blob_dtype(tflite::TensorType type) {
-  switch (type) {
-    case tflite::TensorType::INT8: return DType::Int8;
-    case tflite::TensorType::UINT8: return DType::UInt8;
-    case tflite::TensorType::INT16: return DType::Int16;
-    case tflite::TensorType::INT32: return DType::Int32;
-    case tflite::TensorType::INT64: return DType::Int64;
-    case tflite::TensorType::FLOAT32: return DType::Float32;
-    case tflite::TensorType::BOOL: return DType::Bool;
-    default: return std::nullopt;
-  }
-}
-
 std::string describe(const TensorDef& t) { return "'" + t.name + "' (" + std::to_string(t.bytes()) + " bytes)"; }
 
 bool convert_var_handle(ImportContext& ctx) {

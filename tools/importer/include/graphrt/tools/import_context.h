@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,10 @@
 #include "tflite_generated.h"
 
 namespace grt::tools {
+
+// The blob dtype of a TFLite tensor type, or none when graphrt has no such type. With
+// `unsigned_words`, uint32/uint64 are carried as int32/int64 words (the signal operators').
+std::optional<DType> blob_dtype(tflite::TensorType type, bool unsigned_words = false);
 
 class ImportContext {
  public:
