@@ -10,11 +10,8 @@ model="${1:-mlperf_kws_dscnn_int8}"
 golden="$zoo/golden/$model"
 prefix="$(pwd)/build/prefix"
 
-if [ ! -f build/release/build.ninja ]; then
-  cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DGRT_WARNINGS_AS_ERRORS=ON -DGRT_BUILD_TESTS=OFF -DGRT_BUILD_PYTHON=ON \
-    -DGRT_BUILD_BENCHMARKS=OFF >/dev/null
-fi
-cmake --build build/release
+cmake --preset release >/dev/null
+cmake --build --preset release
 if [ ! -f build/cortex-m4/build.ninja ]; then cmake --preset cortex-m4 >/dev/null; fi
 cmake --build build/cortex-m4 --target grt_runtime grt_runtime_minimal grt_kernels grt_allocators grt_platform_cortex_m
 rm -rf "$prefix" build/examples

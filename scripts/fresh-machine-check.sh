@@ -18,7 +18,9 @@ inside='bash scripts/demo.sh
     cmake --build --preset cortex-m4
     ctest --preset cortex-m4'
 if [ "${1:-}" = "--ci" ]; then
-  inside='bash scripts/demo.sh
+  inside='demo_start=$SECONDS
+    bash scripts/demo.sh
+    echo "ci: demo in $((SECONDS - demo_start)) s"
     GRT_CI_IN_FRESH_ROOT=1 bash .ci/run'
   shift
 fi

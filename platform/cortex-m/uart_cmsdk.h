@@ -1,5 +1,5 @@
-/* Polled driver for Arm's CMSDK APB UART (mps2-an386's UART0 at 0x40004000, which qemu
- * connects to its first -serial port). Registers: DATA (+0x00), STATE (+0x04: bit 0 TX
+/* Polled driver for Arm's CMSDK APB UART (the MPS2 boards' UART0, which qemu connects to its
+ * first -serial port; its address per board in boards.cmake). Registers: DATA (+0x00), STATE (+0x04: bit 0 TX
  * full, bit 1 RX full), CTRL (+0x08: bit 0 TX enable, bit 1 RX enable), BAUDDIV (+0x10:
  * clock / baud, at least 16), INTSTATUS/INTCLEAR (+0x0C: bit 1 RX). Polled, no FIFO
  * beyond the one-byte holding registers: the evaluation server reads as fast as it handles
@@ -13,8 +13,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define GRT_CMSDK_UART0_BASE 0x40004000u
 
 /* Enables TX and RX at `baud` for a UART clocked at `clock_hz`. */
 void grt_cmsdk_uart_init(uintptr_t base, uint32_t clock_hz, uint32_t baud);

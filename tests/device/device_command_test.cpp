@@ -151,7 +151,14 @@ TEST_F(DeviceCommand, BadCommandLinesAreUsageErrors) {
   EXPECT_EQ(graphrt({"device", "info", "--port", "/dev/null", "--qemu", "mps2-an386"}).exit_code, 2);
   const Result machine = graphrt({"device", "info", "--qemu", "lm3s6965evb"});
   EXPECT_EQ(machine.exit_code, 1);
-  EXPECT_NE(machine.err.find("'lm3s6965evb' is not a machine"), std::string::npos) << machine.err;
+  EXPECT_NE(machine.err.find("'lm3s6965evb' is not a machine graphrt's server runs on (mps2-an385, mps2-an386, mps2-an500, mps2-an505)"),
+            std::string::npos)
+      << machine.err;
+  // Each board's image comes from its core's preset.
+  const Result m33 = graphrt({"device", "info", "--qemu", "mps2-an505", "--firmware", (dir / "none.elf").string()});
+  EXPECT_EQ(m33.exit_code, 1);
+  EXPECT_NE(m33.err.find("cmake --preset cortex-m33 && cmake --build build/cortex-m33 --target graphrt-eval-server"), std::string::npos)
+      << m33.err;
   const Result image = graphrt({"device", "info", "--qemu", "mps2-an386", "--firmware", (dir / "none.elf").string()});
   EXPECT_EQ(image.exit_code, 1);
   EXPECT_NE(image.err.find("no server image at " + (dir / "none.elf").string()), std::string::npos) << image.err;

@@ -41,24 +41,46 @@ std::string describe_status(int status) {
 
 }  // namespace
 
-bool qemu_machine_supported(const std::string& machine) { return machine == "mps2-an386"; }
+namespace {
+// Each qemu board with a graphrt preset: the core names the board (platform/cortex-m/boards.cmake).
+struct QemuMachine {
+  const char* machine;
+  const char* preset;
+};
+constexpr QemuMachine kQemuMachines[] = {
+    {"mps2-an385", "cortex-m3"}, {"mps2-an386", "cortex-m4"}, {"mps2-an500", "cortex-m7"}, {"mps2-an505", "cortex-m33"}};
+}  // namespace
 
-std::string default_firmware_path() {
+std::string qemu_machine_preset(const std::string& machine) {
+  for (const QemuMachine& m : kQemuMachines) {
+    if (machine == m.machine) return m.preset;
+  }
+  return "";
+}
+
+std::string qemu_machine_list() {
+  std::string list;
+  for (const QemuMachine& m : kQemuMachines) list += (list.empty() ? "" : ", ") + std::string(m.machine);
+  return list;
+}
+
+std::string default_firmware_path(const std::string& machine) {
   std::error_code ec;
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  // build/host/tools/cli/graphrt -> build/cortex-m4/...
+  // build/host/tools/cli/graphrt -> build/<preset>/...
   const std::filesystem::path build = ec ? std::filesystem::path() : self.parent_path().parent_path().parent_path().parent_path();
-  return (build / "cortex-m4" / "integrations" / "eval_server" / "firmware" / "graphrt-eval-server.elf").string();
+  return (build / qemu_machine_preset(machine) / "integrations" / "eval_server" / "firmware" / "graphrt-eval-server.elf").string();
 }
 
 bool QemuDevice::start(const QemuOptions& options, std::string* error) {
-  if (!qemu_machine_supported(options.machine)) {
-    *error = "--qemu: '" + options.machine + "' is not a machine graphrt's server runs on (mps2-an386)";
+  const std::string preset = qemu_machine_preset(options.machine);
+  if (preset.empty()) {
+    *error = "--qemu: '" + options.machine + "' is not a machine graphrt's server runs on (" + qemu_machine_list() + ")";
     return false;
   }
   if (!std::filesystem::is_regular_file(options.firmware)) {
-    *error = "no server image at " + options.firmware +
-             " (build it with: cmake --preset cortex-m4 && cmake --build build/cortex-m4 --target graphrt-eval-server; or pass --firmware)";
+    *error = "no server image at " + options.firmware + " (build it with: cmake --preset " + preset + " && cmake --build build/" +
+             preset + " --target graphrt-eval-server; or pass --firmware)";
     return false;
   }
   char folder_template[] = "/tmp/graphrt-device-XXXXXX";

@@ -47,12 +47,15 @@ class QemuDevice {
   std::unique_ptr<Link> link_;
 };
 
-// The machines `--qemu` knows.
-bool qemu_machine_supported(const std::string& machine);
+// The preset whose build holds the server image for a qemu machine (mps2-an386: "cortex-m4"),
+// or "" for a machine `--qemu` does not know.
+std::string qemu_machine_preset(const std::string& machine);
+// The machines `--qemu` knows, for messages: "mps2-an385, mps2-an386, mps2-an500, mps2-an505".
+std::string qemu_machine_list();
 
 // Where the server image is when no --firmware is given: beside the host build, in the
-// cortex-m4 build (build/cortex-m4/integrations/eval_server/firmware/graphrt-eval-server.elf).
-std::string default_firmware_path();
+// machine's preset's build (build/cortex-m4/integrations/eval_server/firmware/graphrt-eval-server.elf).
+std::string default_firmware_path(const std::string& machine);
 
 }  // namespace grt::device
 

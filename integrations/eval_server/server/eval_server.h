@@ -22,7 +22,7 @@ struct grt_trust_config;
 
 /* What the board provides (docs/device.md: "What a port must provide"). */
 typedef struct grt_eval_board {
-  const char* target;       /* e.g. "mps2-an386 cortex-m4f" */
+  const char* target;       /* e.g. "mps2-an386 cortex-m4 (SysTick cycles)" */
   uint32_t core_clock_hz;   /* what one cycle of `cycles` is */
   uint32_t cycle_source;    /* as grt_eval_report.cycle_source */
   /* A free-running cycle count (DWT CYCCNT, or SysTick extended to 64 bits). */

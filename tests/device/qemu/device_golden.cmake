@@ -1,5 +1,6 @@
 # Runs one golden case through `graphrt device run --qemu` and compares every output with
-# TFLM's bytes. -DGRAPHRT= -DFIRMWARE= -DBLOB= -DCASE_PREFIX=<golden dir>/case<k> -DWORK=<dir>
+# TFLM's bytes. -DGRAPHRT= -DMACHINE=<qemu board> -DFIRMWARE= -DBLOB= -DCASE_PREFIX=<golden dir>/case<k>
+# -DWORK=<dir>
 file(GLOB inputs "${CASE_PREFIX}.in*.bin")
 list(SORT inputs)
 set(input_args "")
@@ -7,7 +8,7 @@ foreach(input ${inputs})
   list(APPEND input_args --input "${input}")
 endforeach()
 file(REMOVE_RECURSE "${WORK}")
-execute_process(COMMAND "${GRAPHRT}" device run "${BLOB}" --qemu mps2-an386 --firmware "${FIRMWARE}" ${input_args}
+execute_process(COMMAND "${GRAPHRT}" device run "${BLOB}" --qemu "${MACHINE}" --firmware "${FIRMWARE}" ${input_args}
                         --output-dir "${WORK}" --timeout 60
                 RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE error TIMEOUT 280)
 message("${output}${error}")

@@ -29,7 +29,7 @@ namespace {
 const std::vector<OptionSpec> kLinkOptions = {
     {"port", 0, "DEVICE", false, "the board's serial port, e.g. /dev/ttyACM0"},
     {"baud", 0, "N", false, "the serial port's baud rate (default 115200)"},
-    {"qemu", 0, "MACHINE", false, "start qemu with the server image instead: mps2-an386"},
+    {"qemu", 0, "MACHINE", false, "start qemu with the server image instead: mps2-an385, mps2-an386, mps2-an500 or mps2-an505"},
     {"firmware", 0, "IMAGE", false, "the server image for --qemu (default: the cortex-m4 build's graphrt-eval-server.elf)"},
     {"timeout", 0, "SECONDS", false, "how long to wait for any answer; RUN waits this per run (default 30)"},
 };
@@ -111,7 +111,7 @@ bool open_session(const CommandSpec& spec, const ParsedArgs& args, Session* s, i
   } else {
     device::QemuOptions options;
     options.machine = *args.value("qemu");
-    options.firmware = args.value("firmware").value_or(device::default_firmware_path());
+    options.firmware = args.value("firmware").value_or(device::default_firmware_path(options.machine));
     if (const char* qemu = std::getenv("GRT_QEMU"); qemu != nullptr && *qemu != '\0') options.qemu = qemu;
     s->qemu = std::make_unique<device::QemuDevice>();
     if (s->qemu->start(options, &error)) link = s->qemu->link();
