@@ -71,11 +71,8 @@ size_t page_buffer(const AlignedBytes& blob, size_t page_size, std::string* why)
 }
 
 uint32_t builtin_overwrites(const std::string& kernel) {
-  const grt_kernel_table* table = grt_builtin_kernels();
-  for (size_t i = 0; i < table->count; ++i) {
-    if (kernel == table->entries[i].name) return table->entries[i].overwrites;
-  }
-  return 0;
+  const grt_kernel_entry* entry = grt_builtin_kernel_find(kernel.c_str());
+  return entry != nullptr ? entry->overwrites : 0;
 }
 
 struct BelowTheBound {

@@ -90,3 +90,19 @@ constexpr grt_kernel_table kTable = {kSorted.entries, kCount};
 }  // namespace
 
 extern "C" const grt_kernel_table* grt_builtin_kernels(void) { return &kTable; }
+
+extern "C" const grt_kernel_entry* grt_builtin_kernel_find(const char* name) {
+  if (name == nullptr) return nullptr;
+  size_t low = 0, high = kCount;
+  while (low < high) {
+    const size_t mid = low + (high - low) / 2;
+    const int order = compare_names(name, kSorted.entries[mid].name);
+    if (order == 0) return &kSorted.entries[mid];
+    if (order < 0) {
+      high = mid;
+    } else {
+      low = mid + 1;
+    }
+  }
+  return nullptr;
+}

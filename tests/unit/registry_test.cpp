@@ -40,6 +40,18 @@ TEST(Registry, FindsEveryBuiltinByCountedName) {
   EXPECT_EQ(grt_registry_find(&r, "copyx", 5), nullptr);
 }
 
+TEST(Registry, FindsEveryBuiltinByName) {
+  const grt_kernel_table* table = grt_builtin_kernels();
+  for (size_t i = 0; i < table->count; ++i) {
+    EXPECT_EQ(grt_builtin_kernel_find(table->entries[i].name), &table->entries[i]) << table->entries[i].name;
+  }
+  EXPECT_EQ(grt_builtin_kernel_find("nope"), nullptr);
+  EXPECT_EQ(grt_builtin_kernel_find("cop"), nullptr);
+  EXPECT_EQ(grt_builtin_kernel_find("copyx"), nullptr);
+  EXPECT_EQ(grt_builtin_kernel_find(""), nullptr);
+  EXPECT_EQ(grt_builtin_kernel_find(nullptr), nullptr);
+}
+
 TEST(Registry, NamesWithNulBytesNeverMatchOrOverread) {
   grt_kernel_entry storage[1];
   grt_registry r;

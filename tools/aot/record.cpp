@@ -65,14 +65,6 @@ uint32_t tensor_index(Recorder& r, const DLTensor& d) {
   return static_cast<uint32_t>(tensors.size() - 1);
 }
 
-const grt_kernel_entry* find_builtin(const std::string& name) {
-  const grt_kernel_table* table = grt_builtin_kernels();
-  for (size_t i = 0; i < table->count; ++i) {
-    if (name == table->entries[i].name) return &table->entries[i];
-  }
-  return nullptr;
-}
-
 bool is_c_identifier(const std::string& name) {
   if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
   return std::all_of(name.begin(), name.end(), [](char c) {
@@ -99,7 +91,7 @@ int record_kernel(TVMValue* values, int* codes, int count, TVMValue*, int*, void
   const auto* def = r.model->nodes()->Get(n);
   Node node;
   node.kernel = r.model->kernels()->Get(def->kernel())->str();
-  node.generated = find_builtin(node.kernel) == nullptr;
+  node.generated = grt_builtin_kernel_find(node.kernel.c_str()) == nullptr;
   node.workspace_bytes = def->workspace_bytes();
   node.workspace_pool = def->workspace_pool();
   node.workspace_offset = def->workspace_offset();
@@ -148,7 +140,7 @@ bool record_graph(const uint8_t* blob, size_t size, bool generated, Graph* out, 
     const char* name = kernels->Get(node->kernel())->c_str();
     const bool listed = std::any_of(entries.begin(), entries.end(), [&](const grt_kernel_entry& e) { return std::strcmp(e.name, name) == 0; });
     if (listed) continue;
-    const grt_kernel_entry* builtin = find_builtin(name);
+    const grt_kernel_entry* builtin = grt_builtin_kernel_find(name);
     if (builtin != nullptr) {
       entries.push_back({builtin->name, record_kernel, builtin->check, builtin->writes, builtin->overwrites});
     } else if (generated && is_c_identifier(name)) {

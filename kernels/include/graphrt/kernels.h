@@ -12,6 +12,8 @@ extern "C" {
 #endif
 
 const grt_kernel_table* grt_builtin_kernels(void);
+/* The built-in kernel named `name` (a binary search of the sorted table), or NULL. */
+const grt_kernel_entry* grt_builtin_kernel_find(const char* name);
 
 #ifdef __cplusplus
 }

@@ -39,14 +39,6 @@ const CommandSpec kSpec{
     },
 };
 
-const grt_kernel_entry* find_builtin(const std::string& name) {
-  const grt_kernel_table* table = grt_builtin_kernels();
-  for (size_t i = 0; i < table->count; ++i) {
-    if (name == table->entries[i].name) return &table->entries[i];
-  }
-  return nullptr;
-}
-
 constexpr const char* kSignature = "(TVMValue* args, int* type_codes, int num_args, TVMValue* ret, int* ret_code, void* resource)";
 
 std::string c_source(const std::vector<const grt_kernel_entry*>& entries, const std::string& symbol, const std::string& source) {
@@ -95,7 +87,7 @@ int run_kernels_command(const std::vector<std::string>& args) {
   std::vector<const grt_kernel_entry*> entries;
   std::string not_built_in;
   for (const std::string& name : used) {
-    const grt_kernel_entry* entry = find_builtin(name);
+    const grt_kernel_entry* entry = grt_builtin_kernel_find(name.c_str());
     if (entry != nullptr) {
       entries.push_back(entry);
     } else {
