@@ -74,8 +74,9 @@ inline bool clamps_to_int8(const conv::Int8Arithmetic& a) {
 }
 
 // The whole output step of one channel in eight instructions, for the layers where it is
-// exact: a right shift e >= 1, a full int8 clamp and |bias| + K * 255 * 128 < 2^30 for
-// patches of K taps, so x = sum + bias and 2x fit int32 (no sum wraps). Then
+// exact: a right shift e >= 1, a multiplier m >= 0, a full int8 clamp and
+// |bias| + K * 255 * 128 < 2^30 for patches of K taps, so x = sum + bias and 2x fit int32
+// (no sum wraps). Then
 // h = (x * m + 2^30) >> 31 is SMMLAR's rounded high word of 2x * m, and as in
 // ChannelRequantizer (with [x < 0] for [h < 0]) the result plus the output offset is
 // (h + 2^(e-1) + offset * 2^e - [x < 0]) >> e: the offset times 2^e passes through the floor.
@@ -90,7 +91,7 @@ struct FastRequantizer {
   static bool exact_for(const conv::Int8Arithmetic& a, int32_t c, size_t taps) {
     const int64_t bias = a.bias != nullptr ? a.bias[c] : 0;
     const int32_t e = -a.shifts[c];
-    if (e < 1 || e > 30) return false;
+    if (e < 1 || e > 30 || a.multipliers[c] < 0) return false;  // (conv2d_s8's checks refuse m < 0)
     if ((bias < 0 ? -bias : bias) + static_cast<int64_t>(taps) * 255 * 128 >= (int64_t{1} << 30)) return false;
     const int64_t constant = (int64_t{1} << (e - 1)) + static_cast<int64_t>(a.output_offset) * (int64_t{1} << e);
     return constant > -(int64_t{1} << 30) && constant < (int64_t{1} << 30);
