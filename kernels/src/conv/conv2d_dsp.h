@@ -196,19 +196,19 @@ constexpr int32_t kConvChunk = 16;
 // last pair overlaps the one before it, whose outputs are written again (the same bytes).
 template <bool kOffset, class Stage>
 inline void filters_times_patches(const int8_t* x, const int8_t* filter, size_t k, int32_t lo, int32_t end,
-                                  uint32_t offset2, const ChannelRequantizer* table, const Stage& output_stage,
+                                  uint32_t offset2, const typename Stage::Requantizer* table, const Stage& output_stage,
                                   int8_t* out0, int8_t* out1) {
   const Stage stage = output_stage;
   for (int32_t oc = lo; oc < end; oc += 2) {
     const int32_t first = oc + 1 < end ? oc : end - 2;
     const Sums2x2 s = dot_2x2<kOffset>(x, filter + static_cast<size_t>(first) * k, k, offset2);
-    const ChannelRequantizer& r0 = table[first - lo];
-    const ChannelRequantizer& r1 = table[first - lo + 1];
+    const auto& r0 = table[first - lo];
+    const auto& r1 = table[first - lo + 1];
     // Each filter's two outputs, then their stores (a store may alias the table).
-    const int8_t v00 = stage(r0.apply(s.p0c0)), v10 = stage(r0.apply(s.p1c0));
+    const int8_t v00 = finish(r0, s.p0c0, stage), v10 = finish(r0, s.p1c0, stage);
     out0[first] = v00;
     out1[first] = v10;
-    const int8_t v01 = stage(r1.apply(s.p0c1)), v11 = stage(r1.apply(s.p1c1));
+    const int8_t v01 = finish(r1, s.p0c1, stage), v11 = finish(r1, s.p1c1, stage);
     out0[first + 1] = v01;
     out1[first + 1] = v11;
   }
@@ -216,11 +216,12 @@ inline void filters_times_patches(const int8_t* x, const int8_t* filter, size_t 
 
 // The filters [lo, end) of the chunk starting at `chunk` (a lone last filter pairs with the
 // one before it), their requantizers into `table`.
-inline int32_t chunk_table(const conv::Int8Arithmetic& a, int32_t chunk, int32_t output_c, ChannelRequantizer* table,
+template <class Requantizer>
+inline int32_t chunk_table(const conv::Int8Arithmetic& a, int32_t chunk, int32_t output_c, Requantizer* table,
                            int32_t* end) {
   *end = output_c - chunk < kConvChunk ? output_c : chunk + kConvChunk;
   const int32_t lo = *end - chunk == 1 ? chunk - 1 : chunk;
-  for (int32_t c = lo; c < *end; ++c) table[c - lo] = ChannelRequantizer::of(a, c);
+  fill_requantizers(a, lo, *end - lo, table);
   return lo;
 }
 
@@ -233,7 +234,7 @@ __attribute__((noinline)) void conv2d_gathered(const conv::ConvGeometry& g, cons
   const Stage stage(a);
   const size_t pitch = static_cast<size_t>(g.output_c);
   const size_t pixels = static_cast<size_t>(g.batches) * g.output_h * g.output_w;
-  ChannelRequantizer table[kConvChunk];
+  typename Stage::Requantizer table[kConvChunk];
   int32_t end = 0;
   const int8_t pad = static_cast<int8_t>(-a.input_offset);  // the checks keep it in int8
   const bool one_chunk = g.output_c <= kConvChunk;  // then the table is made once
@@ -281,7 +282,7 @@ __attribute__((noinline)) void conv2d_in_place(const conv::ConvGeometry& g, cons
   const Stage stage(a);
   const size_t pitch = static_cast<size_t>(g.output_c);
   const size_t pixels = static_cast<size_t>(g.batches) * g.output_h * g.output_w;
-  ChannelRequantizer table[kConvChunk];
+  typename Stage::Requantizer table[kConvChunk];
   int32_t end = 0;
   for (int32_t chunk = 0; chunk < g.output_c; chunk += kConvChunk) {
     const int32_t lo = chunk_table(a, chunk, g.output_c, table, &end);
@@ -325,8 +326,8 @@ inline bool conv2d_s8(const conv::ConvGeometry& g, const int8_t* input, const in
   if (folded_bias != nullptr) {
     conv::Int8Arithmetic folded = a;
     folded.bias = folded_bias;
-    if (clamps_to_int8(a)) {
-      conv2d_pixel_pairs<false, FullRangeOutputStage>(g, input, filter, output, folded, in_place, k);
+    if (fast_requantize_applies(folded, g.output_c, k)) {
+      conv2d_pixel_pairs<false, FastOutputStage>(g, input, filter, output, folded, in_place, k);
     } else {
       conv2d_pixel_pairs<false, OutputStage>(g, input, filter, output, folded, in_place, k);
     }

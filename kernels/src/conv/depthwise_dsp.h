@@ -2,9 +2,11 @@
 // Per output pixel, four channels at a time: each tap loads four activations and four
 // weights (channels c..c+3 are contiguous in both), sign-extends them into even and odd
 // channel pairs (the input offset added by SXTAB16) and adds each channel's product to its
-// own sum with SMLABB / SMLATT. A 3x3 window wholly inside the image is unrolled. Leftover
+// own sum with SMLABB / SMLATT. A 3x3 window wholly inside the image is one block of
+// assembly over weights sign-extended once per chunk of channels (pack_3x3). Leftover
 // channels (count not a multiple of 4) are summed one by one. Taps are visited in TFLM's
-// order; sums wrap like the portable path's and are requantized as it does.
+// order; sums wrap like the portable path's and are requantized as it does (or, where it is
+// exact, by FastRequantizer: dsp_requantize.h).
 #ifndef GRAPHRT_KERNELS_CONV_DEPTHWISE_DSP_H_
 #define GRAPHRT_KERNELS_CONV_DEPTHWISE_DSP_H_
 
@@ -33,6 +35,78 @@ inline void depthwise_tap4(const int8_t* x, const int8_t* w, uint32_t offset2, S
   s.c1 = smlabb(x_odd, w_odd, s.c1);
   s.c2 = smlatt(x_even, w_even, s.c2);
   s.c3 = smlatt(x_odd, w_odd, s.c3);
+}
+
+// A 3x3 filter's weights for the channels of one chunk, sign-extended and repacked once per
+// chunk: per group of four channels and tap, the (c, c + 2) and (c + 1, c + 3) halves in
+// consecutive words, so the window's loop loads them with one LDRD and extends nothing.
+inline void pack_3x3(const int8_t* filter, size_t pitch, int32_t chunk, int32_t chunk_end, uint32_t* packed) {
+  for (int32_t c = chunk; c < chunk_end; c += 4) {
+    for (size_t tap = 0; tap < 9; ++tap, packed += 2) {
+      const uint32_t w = load4(filter + tap * pitch + static_cast<size_t>(c));
+      packed[0] = sxtb16(w);
+      packed[1] = sxtb16_ror8(w);
+    }
+  }
+}
+
+#if !defined(GRT_DSP_EMULATE)
+// One tap of depthwise_3x3 below: activations at [x, at], the next packed weights.
+#define GRT_DEPTHWISE_TAP(at)                          \
+  "ldr %[a], [%[x]" at "]\n\t"                        \
+  "ldrd %[b], %[b_odd], [%[w]], #8\n\t"               \
+  "sxtab16 %[a_odd], %[offset2], %[a], ror #8\n\t"    \
+  "sxtab16 %[a], %[offset2], %[a]\n\t"                \
+  "smlabb %[c0], %[a], %[b], %[c0]\n\t"               \
+  "smlatt %[c2], %[a], %[b], %[c2]\n\t"               \
+  "smlabb %[c1], %[a_odd], %[b_odd], %[c1]\n\t"       \
+  "smlatt %[c3], %[a_odd], %[b_odd], %[c3]\n\t"
+#define GRT_DEPTHWISE_ROW \
+  GRT_DEPTHWISE_TAP("") GRT_DEPTHWISE_TAP(", %[pitch]") "add %[x], %[x], %[pitch]\n\t" GRT_DEPTHWISE_TAP(", %[pitch]")
+#define GRT_DEPTHWISE_NEXT_ROW "add %[x], %[x], %[row_step]\n\t"
+
+// The nine taps of a 3x3 window inside the image for four channels (weights from
+// pack_3x3), by hand: GCC 12 runs out of registers on the unrolled loop and spills.
+// Thirteen registers: two pointers, two steps, the offset, four sums, four halves.
+// Inlined, so the sums stay in registers (a pointer to them would be one more).
+__attribute__((always_inline)) inline void depthwise_3x3(const int8_t* x, const uint32_t* w, size_t pitch,
+                                                         size_t row_pitch, uint32_t offset2, Sums4& s) {
+  uint32_t a, b, a_odd, b_odd;
+  uint32_t c0 = s.c0, c1 = s.c1, c2 = s.c2, c3 = s.c3;
+  const size_t row_step = row_pitch - pitch;  // from the middle column to the next row
+  __asm__(GRT_DEPTHWISE_ROW GRT_DEPTHWISE_NEXT_ROW GRT_DEPTHWISE_ROW GRT_DEPTHWISE_NEXT_ROW GRT_DEPTHWISE_ROW
+          : [x] "+r"(x), [w] "+r"(w), [c0] "+r"(c0), [c1] "+r"(c1), [c2] "+r"(c2), [c3] "+r"(c3), [a] "=&r"(a),
+            [b] "=&r"(b), [a_odd] "=&r"(a_odd), [b_odd] "=&r"(b_odd)
+          : [pitch] "r"(pitch), [row_step] "r"(row_step), [offset2] "r"(offset2)
+          : "memory");
+  s = {c0, c1, c2, c3};
+}
+#undef GRT_DEPTHWISE_NEXT_ROW
+#undef GRT_DEPTHWISE_ROW
+#undef GRT_DEPTHWISE_TAP
+#else
+inline void depthwise_3x3(const int8_t* x, const uint32_t* w, size_t pitch, size_t row_pitch, uint32_t offset2,
+                          Sums4& s) {
+  for (int fy = 0; fy < 3; ++fy, x += row_pitch) {
+    for (int fx = 0; fx < 3; ++fx, w += 2) {
+      const uint32_t xv = load4(x + static_cast<size_t>(fx) * pitch);
+      const uint32_t x_even = sxtab16(offset2, xv), x_odd = sxtab16_ror8(offset2, xv);
+      s.c0 = smlabb(x_even, w[0], s.c0);
+      s.c1 = smlabb(x_odd, w[1], s.c1);
+      s.c2 = smlatt(x_even, w[0], s.c2);
+      s.c3 = smlatt(x_odd, w[1], s.c3);
+    }
+  }
+}
+#endif
+
+// Four channels' sums requantized and stored (all four before storing: an int8 store may
+// alias the table).
+template <class Requantizer, class Stage>
+inline void store4(int8_t* out, const Requantizer* r, const Sums4& s, const Stage& stage) {
+  const int8_t values[4] = {finish(r[0], s.c0, stage), finish(r[1], s.c1, stage), finish(r[2], s.c2, stage),
+                            finish(r[3], s.c3, stage)};
+  memcpy(out, values, 4);
 }
 
 // Channels handled per pass over the image: their requantizers sit in a stack table.
@@ -80,42 +154,37 @@ inline void depthwise_multiplier1(const conv::ConvGeometry& g, const int8_t* inp
     walk.whole_3x3 = unit_3x3 && walk.rows == 3 && walk.cols == 3;
     return walk;
   };
-  ChannelRequantizer table[kDepthwiseChunk];
+  using Requantizer = typename Stage::Requantizer;
+  Requantizer table[kDepthwiseChunk];
+  uint32_t packed[kDepthwiseChunk / 4 * 9 * 2];  // pack_3x3's
   for (int32_t chunk = 0; chunk < blocked; chunk += kDepthwiseChunk) {
     const int32_t chunk_end = blocked - chunk < kDepthwiseChunk ? blocked : chunk + kDepthwiseChunk;
-    for (int32_t c = chunk; c < chunk_end; ++c) table[c - chunk] = ChannelRequantizer::of(a, c);
+    fill_requantizers(a, chunk, chunk_end - chunk, table);
+    if (unit_3x3) pack_3x3(filter, pixel_pitch, chunk, chunk_end, packed);
     int8_t* out = output;
     for (int32_t b = 0; b < g.batches; ++b) {
       for (int32_t oy = 0; oy < g.output_h; ++oy) {
         for (int32_t ox = 0; ox < g.output_w; ++ox, out += pixel_pitch) {
           const TapWalk walk = walk_at(b, oy, ox);
+          if (walk.whole_3x3) {
+            const uint32_t* w = packed;
+            for (int32_t c = chunk; c < chunk_end; c += 4, w += 18) {
+              Sums4 s{0, 0, 0, 0};
+              depthwise_3x3(walk.x + c, w, pixel_pitch, row_pitch, offset2, s);
+              store4(out + c, table + (c - chunk), s, stage);
+            }
+            continue;
+          }
           for (int32_t c = chunk; c < chunk_end; c += 4) {
             Sums4 s{0, 0, 0, 0};
-            if (walk.whole_3x3) {
-              // Pointers stepped tap by tap (the filter's nine taps are pixel_pitch apart),
-              // so no tap offset has to be kept in a register.
-              const int8_t* x_row = walk.x + c;
-              const int8_t* w = walk.w + c;
-#pragma GCC unroll 3
-              for (int fy = 0; fy < 3; ++fy, x_row += row_pitch) {
-                const int8_t* x = x_row;
-#pragma GCC unroll 3
-                for (int fx = 0; fx < 3; ++fx, x += pixel_pitch, w += pixel_pitch) depthwise_tap4(x, w, offset2, s);
-              }
-            } else {
-              const int8_t* x_row = walk.x + c;
-              const int8_t* w_row = walk.w + c;
-              for (int32_t fy = 0; fy < walk.rows; ++fy, x_row += x_row_step, w_row += filter_row_pitch) {
-                const int8_t* x = x_row;
-                const int8_t* w = w_row;
-                for (int32_t fx = 0; fx < walk.cols; ++fx, x += x_col_step, w += pixel_pitch) depthwise_tap4(x, w, offset2, s);
-              }
+            const int8_t* x_row = walk.x + c;
+            const int8_t* w_row = walk.w + c;
+            for (int32_t fy = 0; fy < walk.rows; ++fy, x_row += x_row_step, w_row += filter_row_pitch) {
+              const int8_t* x = x_row;
+              const int8_t* w = w_row;
+              for (int32_t fx = 0; fx < walk.cols; ++fx, x += x_col_step, w += pixel_pitch) depthwise_tap4(x, w, offset2, s);
             }
-            // All four before storing: an int8 store may alias the table.
-            const ChannelRequantizer* r = table + (c - chunk);
-            const int8_t values[4] = {stage(r[0].apply(s.c0)), stage(r[1].apply(s.c1)), stage(r[2].apply(s.c2)),
-                                      stage(r[3].apply(s.c3))};
-            memcpy(out + c, values, 4);
+            store4(out + c, table + (c - chunk), s, stage);
           }
         }
       }
@@ -138,7 +207,7 @@ inline void depthwise_multiplier1(const conv::ConvGeometry& g, const int8_t* inp
               sum += static_cast<uint32_t>((*x + a.input_offset) * *w);
             }
           }
-          out[c] = stage(ChannelRequantizer::of(a, c).apply(sum));
+          out[c] = finish(Requantizer::of(a, c), sum, stage);
         }
       }
     }
@@ -150,8 +219,8 @@ inline void depthwise_multiplier1(const conv::ConvGeometry& g, const int8_t* inp
 inline bool depthwise_conv2d_s8(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter, int8_t* output,
                                 const conv::Int8Arithmetic& a) {
   if (g.output_c != g.input_c) return false;
-  if (clamps_to_int8(a)) {
-    depthwise_multiplier1<FullRangeOutputStage>(g, input, filter, output, a);
+  if (fast_requantize_applies(a, g.output_c, static_cast<size_t>(g.filter_h) * g.filter_w)) {
+    depthwise_multiplier1<FastOutputStage>(g, input, filter, output, a);
   } else {
     depthwise_multiplier1<OutputStage>(g, input, filter, output, a);
   }

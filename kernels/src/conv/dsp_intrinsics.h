@@ -74,6 +74,12 @@ inline int32_t smlal_high(int32_t x, int32_t m, uint32_t lo, int32_t hi) {
 inline int32_t rounding_high_mul(int32_t x, int32_t m) {
   return static_cast<int32_t>((static_cast<int64_t>(x) * m + (int64_t{1} << 30)) >> 31);
 }
+// a + the high word of x * m + 2^31 (SMMLAR: the rounded most significant word).
+inline int32_t smmlar(int32_t x, int32_t m, int32_t a) {
+  const uint64_t sum = (static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) +
+                       static_cast<uint64_t>(static_cast<int64_t>(x) * m) + (uint64_t{1} << 31);
+  return static_cast<int32_t>(static_cast<uint32_t>(sum >> 32));
+}
 
 #else  // the core's instructions
 
@@ -106,6 +112,11 @@ inline int32_t ssat8(int32_t x) { return __ssat(x, 8); }
 inline int32_t smlal_high(int32_t x, int32_t m, uint32_t lo, int32_t hi) {
   __asm__("smlal %0, %1, %2, %3" : "+r"(lo), "+r"(hi) : "r"(x), "r"(m));
   return hi;
+}
+inline int32_t smmlar(int32_t x, int32_t m, int32_t a) {
+  int32_t r;
+  __asm__("smmlar %0, %1, %2, %3" : "=r"(r) : "r"(x), "r"(m), "r"(a));
+  return r;
 }
 // GCC 12 widens the int32 operands into a 64x64 multiply here; SMULL and four more.
 inline int32_t rounding_high_mul(int32_t x, int32_t m) {

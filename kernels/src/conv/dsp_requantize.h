@@ -6,6 +6,7 @@
 #ifndef GRAPHRT_KERNELS_CONV_DSP_REQUANTIZE_H_
 #define GRAPHRT_KERNELS_CONV_DSP_REQUANTIZE_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../quant_math.h"
@@ -55,6 +56,7 @@ struct ChannelRequantizer {
 
 // The output zero point and activation clamp, copied out of the arithmetic once.
 struct OutputStage {
+  using Requantizer = ChannelRequantizer;
   int32_t offset, min, max;
 
   explicit OutputStage(const conv::Int8Arithmetic& a)
@@ -67,17 +69,95 @@ struct OutputStage {
   }
 };
 
-// The same when the clamp is the whole int8 range (every layer of the MLPerf Tiny models
-// and person_detect): one saturating instruction.
-struct FullRangeOutputStage {
-  int32_t offset;
-
-  explicit FullRangeOutputStage(const conv::Int8Arithmetic& a) : offset(a.output_offset) {}
-  int8_t operator()(int32_t value) const { return static_cast<int8_t>(ssat8(wrapping_add(value, offset))); }
-};
-
 inline bool clamps_to_int8(const conv::Int8Arithmetic& a) {
   return a.activation_min == INT8_MIN && a.activation_max == INT8_MAX;
+}
+
+// The whole output step of one channel in eight instructions, for the layers where it is
+// exact: a right shift e >= 1, a multiplier m >= 0, a full int8 clamp and
+// |bias| + K * 255 * 128 < 2^30 for patches of K taps, so x = sum + bias and 2x fit int32
+// (no sum wraps). Then
+// h = (x * m + 2^30) >> 31 is SMMLAR's rounded high word of 2x * m, and as in
+// ChannelRequantizer (with [x < 0] for [h < 0]) the result plus the output offset is
+// (h + 2^(e-1) + offset * 2^e - [x < 0]) >> e: the offset times 2^e passes through the floor.
+// SMMLAR adds the constant (|constant| < 2^30, checked, keeps every step in int32).
+struct FastRequantizer {
+  uint32_t bias;
+  int32_t multiplier;
+  int32_t constant;  // 2^(e-1) + output_offset * 2^e
+  int32_t shift;     // e
+
+  // Whether channel c of `a` qualifies (above), for patches of `taps` taps.
+  static bool exact_for(const conv::Int8Arithmetic& a, int32_t c, size_t taps) {
+    const int64_t bias = a.bias != nullptr ? a.bias[c] : 0;
+    const int32_t e = -a.shifts[c];
+    if (e < 1 || e > 30 || a.multipliers[c] < 0) return false;  // (conv2d_s8's checks refuse m < 0)
+    if ((bias < 0 ? -bias : bias) + static_cast<int64_t>(taps) * 255 * 128 >= (int64_t{1} << 30)) return false;
+    const int64_t constant = (int64_t{1} << (e - 1)) + static_cast<int64_t>(a.output_offset) * (int64_t{1} << e);
+    return constant > -(int64_t{1} << 30) && constant < (int64_t{1} << 30);
+  }
+  // Channel c of `a`, which exact_for accepted (the constant fits int32).
+  static FastRequantizer of(const conv::Int8Arithmetic& a, int32_t c) {
+    const int32_t e = -a.shifts[c];
+    const uint32_t constant = (1u << (e - 1)) + (static_cast<uint32_t>(a.output_offset) << e);
+    return {a.bias != nullptr ? static_cast<uint32_t>(a.bias[c]) : 0u, a.multipliers[c], static_cast<int32_t>(constant), e};
+  }
+  int8_t apply(uint32_t sum) const {
+#if defined(GRT_DSP_EMULATE)
+    const int32_t x = static_cast<int32_t>(sum + bias);
+    const int32_t h = smmlar(static_cast<int32_t>(static_cast<uint32_t>(x) << 1), multiplier, constant);
+    return static_cast<int8_t>(ssat8((h + (x >> 31)) >> shift));
+#else
+    // The same with two LDRDs for the four fields: in C, GCC 12 loads a whole table row of
+    // them ahead and spills (about 14 instructions per output instead of 8).
+    uint32_t b, m, c, e, x, h;
+    __asm__(
+        "ldrd %[b], %[m], [%[self]]\n\t"
+        "ldrd %[c], %[e], [%[self], #8]\n\t"
+        "add %[x], %[sum], %[b]\n\t"
+        "lsl %[h], %[x], #1\n\t"
+        "smmlar %[h], %[h], %[m], %[c]\n\t"
+        "add %[h], %[h], %[x], asr #31\n\t"
+        "asr %[h], %[h], %[e]\n\t"
+        "ssat %[h], #8, %[h]"
+        : [b] "=&r"(b), [m] "=&r"(m), [c] "=&r"(c), [e] "=&r"(e), [x] "=&r"(x), [h] "=&r"(h)
+        : [self] "r"(this), [sum] "r"(sum)
+        : "memory");
+    return static_cast<int8_t>(h);
+#endif
+  }
+};
+
+// Whether FastRequantizer applies to every output channel of `a` (patches of `taps`).
+inline bool fast_requantize_applies(const conv::Int8Arithmetic& a, int32_t channels, size_t taps) {
+  if (!clamps_to_int8(a)) return false;
+  for (int32_t c = 0; c < channels; ++c) {
+    if (!FastRequantizer::exact_for(a, c, taps)) return false;
+  }
+  return true;
+}
+
+
+// FastRequantizer's stage: it clamps and offsets the output itself.
+struct FastOutputStage {
+  using Requantizer = FastRequantizer;
+  explicit FastOutputStage(const conv::Int8Arithmetic&) {}
+};
+
+// The output step of one channel: exact with any parameters (ChannelRequantizer and the
+// layer's clamp), or FastRequantizer where it applies (it holds the clamp).
+template <class Stage>
+inline int8_t finish(const ChannelRequantizer& r, uint32_t sum, const Stage& stage) {
+  return stage(r.apply(sum));
+}
+template <class Stage>
+inline int8_t finish(const FastRequantizer& r, uint32_t sum, const Stage&) {
+  return r.apply(sum);
+}
+// Channels [first, first + count) of `a` into `to` (for FastRequantizer, checked before).
+template <class Requantizer>
+inline void fill_requantizers(const conv::Int8Arithmetic& a, int32_t first, int32_t count, Requantizer* to) {
+  for (int32_t i = 0; i < count; ++i) to[i] = Requantizer::of(a, first + i);
 }
 
 }  // namespace grt::kernels::dsp

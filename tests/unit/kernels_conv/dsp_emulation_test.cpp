@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <random>
 
@@ -62,6 +63,63 @@ TEST(DspRequantize, MatchesTflmOnRandomAndExtremeValues) {
         }
       }
     }
+  }
+}
+
+TEST(DspIntrinsics, SmmlarIsTheRoundedHighWordPlusTheAccumulator) {
+  EXPECT_EQ(dsp::smmlar(1 << 30, 1 << 30, 5), 5 + (1 << 28));
+  EXPECT_EQ(dsp::smmlar(-1, 1 << 30, 0), 0);       // -2^30 + 2^31 rounds to 0
+  EXPECT_EQ(dsp::smmlar(-3, 1 << 30, 0), -1);      // (-3 * 2^30 + 2^31) >> 32
+  EXPECT_EQ(dsp::smmlar(INT32_MIN, INT32_MIN, -7), -7 + (1 << 30));
+}
+
+// FastRequantizer against TFLM's requantization and clamp wherever fill() accepts the
+// channel: sums up to the bound for the patch size, every right shift, extreme offsets.
+TEST(DspRequantize, FastRequantizerMatchesTflmWhereItApplies) {
+  std::mt19937 engine(1313);
+  const std::vector<int32_t> multipliers = {0, 1, 1 << 30, INT32_MAX, 1518500250, 1073741825, 2147483000};
+  int checked = 0;
+  for (const size_t taps : {size_t{1}, size_t{9}, size_t{64}, size_t{576}}) {
+    const int64_t largest = int64_t(taps) * 255 * 128;
+    for (const int32_t m : multipliers) {
+      for (int shift = -31; shift <= 1; ++shift) {
+        for (const int32_t output_offset : {-128, -1, 0, 37, 127}) {
+          const int32_t bias = int32_t(engine() % 200001) - 100000;
+          const conv::Int8Arithmetic a{0, output_offset, -128, 127, &bias, &m, &shift};
+          const bool applies = dsp::FastRequantizer::exact_for(a, 0, taps);
+          const int64_t twice_constant_over_2e = std::abs(2 * int64_t{output_offset} + 1);  // constant = this * 2^(e-1)
+          EXPECT_EQ(applies, shift <= -1 && shift >= -30 && (twice_constant_over_2e << (-shift - 1)) < (int64_t{1} << 30))
+              << "shift " << shift << " offset " << output_offset;
+          if (!applies) continue;
+          const dsp::FastRequantizer r = dsp::FastRequantizer::of(a, 0);
+          std::vector<int64_t> sums = {0, 1, -1, largest, -largest, largest / 3, -largest / 7};
+          for (int i = 0; i < 200; ++i) sums.push_back(int64_t(engine() % uint32_t(2 * largest + 1)) - largest);
+          for (const int64_t sum : sums) {
+            int32_t want = kernels::multiply_by_quantized_multiplier(int32_t(sum + bias), m, shift) + output_offset;
+            want = want < -128 ? -128 : (want > 127 ? 127 : want);
+            ASSERT_EQ(r.apply(uint32_t(int32_t(sum))), want)
+                << "sum " << sum << " bias " << bias << " m " << m << " shift " << shift << " offset " << output_offset;
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 50000);
+}
+
+TEST(DspRequantize, FastRequantizerDeclinesWhatItCannotDoExactly) {
+  const int32_t m = 1 << 30;
+  const int32_t right = -5, none = 0, left = 2, far_right = -31;
+  const int32_t big_bias = (1 << 30) - 9 * 255 * 128, small_bias = big_bias - 1;
+  const conv::Int8Arithmetic fits{0, 0, -128, 127, &small_bias, &m, &right};
+  EXPECT_TRUE(dsp::fast_requantize_applies(fits, 1, 9));
+  for (const conv::Int8Arithmetic& a : {conv::Int8Arithmetic{0, 0, -128, 127, &big_bias, &m, &right},
+                                        conv::Int8Arithmetic{0, 0, -128, 127, &small_bias, &m, &none},
+                                        conv::Int8Arithmetic{0, 0, -128, 127, &small_bias, &m, &left},
+                                        conv::Int8Arithmetic{0, 0, -128, 127, &small_bias, &m, &far_right},
+                                        conv::Int8Arithmetic{0, 0, -100, 127, &small_bias, &m, &right}}) {
+    EXPECT_FALSE(dsp::fast_requantize_applies(a, 1, 9));
   }
 }
 
@@ -203,9 +261,16 @@ struct Case {
   std::vector<int8_t> input, portable, expected;
 };
 
-Case random_case(const Geometry& g, std::mt19937& engine, bool depthwise) {
+// `fast`: right shifts only and the whole int8 range, as in the models' layers, so that
+// FastRequantizer applies.
+Case random_case(const Geometry& g, std::mt19937& engine, bool depthwise, bool fast = false) {
   Case c;
   c.spec = random_spec(g, engine);
+  if (fast) {
+    for (int32_t& shift : c.spec.shifts) shift = -int32_t(1 + engine() % 12);
+    c.spec.activation_min = -128;
+    c.spec.activation_max = 127;
+  }
   const S8& s = c.spec;
   c.input = pattern<int8_t>(elements(g.input), engine(), -128, 127);
   const std::string kernel = depthwise ? "depthwise_conv2d_s8" : "conv2d_s8";
@@ -224,9 +289,10 @@ TEST(Conv2dDsp, MatchesThePortableKernelAndTflmOnRandomShapes) {
   std::mt19937 engine(2024);
   std::vector<Geometry> shapes = fixed_geometries(false);
   for (int i = 0; i < 120; ++i) shapes.push_back(random_geometry(engine, false));
-  int handled = 0, large = 0;
-  for (const Geometry& g : shapes) {
-    const Case c = random_case(g, engine, false);
+  int handled = 0, large = 0, fast = 0;
+  for (size_t i = 0; i < 2 * shapes.size(); ++i) {  // each shape twice: as drawn, and made fast
+    const Geometry& g = shapes[i % shapes.size()];
+    const Case c = random_case(g, engine, false, i >= shapes.size());
     const S8& s = c.spec;
     const conv::ConvGeometry cg = geometry_of(s);
     const bool gathered = !(conv::is_pointwise(cg) && cg.stride_h == 1 && cg.stride_w == 1 &&
@@ -247,6 +313,11 @@ TEST(Conv2dDsp, MatchesThePortableKernelAndTflmOnRandomShapes) {
       }
       ++handled;
       if (gathered && patch > dsp::kMaxPatch) ++large;
+      if (folded_or_null != nullptr) {
+        conv::Int8Arithmetic folded_arithmetic = arithmetic_of(s);
+        folded_arithmetic.bias = folded_or_null;
+        fast += dsp::fast_requantize_applies(folded_arithmetic, cg.output_c, patch);
+      }
       EXPECT_EQ(got, c.portable) << "input " << ::testing::PrintToString(g.input) << " filter "
                                  << ::testing::PrintToString(g.filter) << " offset " << s.input_offset
                                  << (folded_or_null != nullptr ? " folded" : "");
@@ -255,6 +326,7 @@ TEST(Conv2dDsp, MatchesThePortableKernelAndTflmOnRandomShapes) {
   }
   EXPECT_GT(handled, 200);  // the random shapes mostly take the DSP path, in both forms
   EXPECT_GT(large, 20);     // and many of them gather patches above kMaxPatch
+  EXPECT_GT(fast, int(shapes.size()));  // the folded ones often with FastRequantizer
 }
 
 TEST(Conv2dDsp, DeclinesGroupedFiltersOversizedPatchesAndOneFilterWithoutWriting) {
@@ -290,15 +362,20 @@ TEST(DepthwiseDsp, MatchesThePortableKernelAndTflmOnRandomShapes) {
   std::mt19937 engine(99);
   std::vector<Geometry> shapes = fixed_geometries(true);
   for (int i = 0; i < 120; ++i) shapes.push_back(random_geometry(engine, true));
-  for (const Geometry& g : shapes) {
-    const Case c = random_case(g, engine, true);
+  int fast = 0;
+  for (size_t i = 0; i < 2 * shapes.size(); ++i) {  // each shape twice: as drawn, and made fast
+    const Geometry& g = shapes[i % shapes.size()];
+    const Case c = random_case(g, engine, true, i >= shapes.size());
     const S8& s = c.spec;
+    fast += dsp::fast_requantize_applies(arithmetic_of(s), int32_t(g.output[3]), size_t(g.filter[1] * g.filter[2]));
     std::vector<int8_t> got(elements(g.output), 0x55);
     ASSERT_TRUE(dsp::depthwise_conv2d_s8(geometry_of(s), c.input.data(), s.filter.data(), got.data(), arithmetic_of(s)));
     EXPECT_EQ(got, c.portable) << "input " << ::testing::PrintToString(g.input) << " filter "
                                << ::testing::PrintToString(g.filter) << " offset " << s.input_offset;
     EXPECT_EQ(got, c.expected) << "input " << ::testing::PrintToString(g.input);
   }
+  EXPECT_GT(fast, int(shapes.size()));  // both requantizations are taken
+  EXPECT_LT(fast, 2 * int(shapes.size()) - 25);
 }
 
 TEST(DepthwiseDsp, DeclinesDepthMultipliersAboveOne) {
