@@ -79,6 +79,9 @@ bool search_bands(const ModelDef& model, const PlanOptions& options, double max_
   ModelDef current = skeleton_of(model);
   std::vector<bool> banded(current.nodes.size(), false);
   std::vector<uint64_t> profile = live_profile(current, options);
+  // The peak before any step and after each, and each step's extra MACs.
+  std::vector<uint64_t> peaks = {profile.front()};
+  std::vector<uint64_t> step_extra;
   for (;;) {
     bool found = false;
     ModelDef best_model;
@@ -111,7 +114,16 @@ bool search_bands(const ModelDef& model, const PlanOptions& options, double max_
     profile = std::move(best_profile);
     result.steps.push_back(best_step);
     result.extra_macs += best_extra;
+    peaks.push_back(profile.front());
+    step_extra.push_back(best_extra);
   }
+  // Steps that only lowered nodes below the peak, with nothing after them lowering the
+  // peak itself, cost MACs for nothing: keep the fewest steps that reach the final peak.
+  size_t needed = 0;
+  while (peaks[needed] != peaks.back()) ++needed;
+  result.steps.resize(needed);
+  result.extra_macs = 0;
+  for (size_t k = 0; k < needed; ++k) result.extra_macs += step_extra[k];
   if (!plan_sizes(model, options, &result, error)) return false;
   *plan = std::move(result);
   return true;

@@ -97,6 +97,38 @@ TEST(BandRewrite, BandsLowerThePeakAndCountTheHalosMacs) {
   EXPECT_EQ(tools::convolution_macs(plain), 8 * conv_row + 8 * 7 * 16 * 9 + 8 * 7 * 16 * 16 + 7 * 6 * 4 * 9 * 16);
 }
 
+// Band blobs need no rule of their own, and the loader's rules hold for them: a view past
+// the end of its tensor, or a band's intermediate placed over the chain's output while both
+// are live, is refused as in any blob.
+TEST(BandRewrite, TheLoaderChecksBandBlobsAsAnyOther) {
+  ModelDef m = band_chain_model();
+  std::string error;
+  ASSERT_TRUE(tools::apply_bands(&m, tools::BandChain{0, 3}, 4, nullptr, nullptr, &error)) << error;
+  const ModelDef banded = planned(m).model;
+  grt_error e{};
+  ASSERT_EQ(init_status(to_blob(banded), &e), GRT_OK) << e.message;
+
+  ModelDef past_the_end = banded;
+  for (auto& t : past_the_end.tensors) {
+    if (t.kind != tools::TensorKind::Alias) continue;
+    t.offset = past_the_end.tensors[t.alias_of].bytes() - t.bytes() + 1;  // one byte too far
+    break;
+  }
+  EXPECT_EQ(init_status(to_blob(past_the_end), &e), GRT_ERR_ALIAS) << e.message;
+
+  ModelDef overlapping = banded;
+  // y is the chain's output, written through views by every band.
+  uint64_t y_offset = UINT64_MAX;
+  for (const auto& t : overlapping.tensors) {
+    if (t.name == "y") y_offset = t.offset;
+  }
+  ASSERT_NE(y_offset, UINT64_MAX);
+  for (auto& t : overlapping.tensors) {
+    if (t.name == "c band 1") t.offset = y_offset;  // live while y holds band 0's rows
+  }
+  EXPECT_EQ(init_status(to_blob(overlapping), &e), GRT_ERR_PLAN_OVERLAP) << e.message;
+}
+
 TEST(BandRewrite, RefusesWhatItCannotCut) {
   ModelDef m = band_chain_model();
   const ModelDef before = m;
