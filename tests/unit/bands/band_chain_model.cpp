@@ -11,12 +11,6 @@ using tools::ArgDef;
 using tools::DType;
 using tools::ModelDef;
 
-std::vector<int8_t> random_bytes(size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::vector<int8_t> v(n);
-  for (auto& b : v) b = static_cast<int8_t>(static_cast<int>(rng() % 256) - 128);
-  return v;
-}
 
 // A conv2d_s8 (or depthwise) node of a k x k filter writing `out` from `in`.
 void add_convolution(ModelDef* m, bool depthwise, uint32_t in, uint32_t out, int64_t k, int64_t stride, int64_t pad, uint32_t seed) {
@@ -50,6 +44,13 @@ void add_add(ModelDef* m, uint32_t a, uint32_t b, uint32_t out) {
 }
 
 }  // namespace
+
+std::vector<int8_t> random_bytes(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<int8_t> v(n);
+  for (auto& b : v) b = static_cast<int8_t>(static_cast<int>(rng() % 256) - 128);
+  return v;
+}
 
 // x [1, 15, 13, 3] -> conv 3x3 stride 2, SAME (pad 1 top and left: 15 rows to 8) -> c [1, 8, 7, 16]
 // -> depthwise 3x3 pad 1 -> d -> conv 1x1 -> p; y = p + c (residual) -> max pool 2x2 stride 1 (pad 0)

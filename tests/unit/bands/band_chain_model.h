@@ -3,11 +3,17 @@
 #ifndef GRAPHRT_TESTS_UNIT_BANDS_BAND_CHAIN_MODEL_H_
 #define GRAPHRT_TESTS_UNIT_BANDS_BAND_CHAIN_MODEL_H_
 
+#include <cstdint>
+#include <vector>
+
 #include "graphrt/tools/model_def.h"
 
 namespace grt::test {
 
 tools::ModelDef band_chain_model();
+
+// n bytes of a fixed pseudo-random sequence (weights, inputs).
+std::vector<int8_t> random_bytes(size_t n, uint32_t seed);
 
 }  // namespace grt::test
 

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -17,16 +16,7 @@
 namespace grt::test {
 namespace {
 
-using tools::ArgDef;
-using tools::DType;
 using tools::ModelDef;
-
-std::vector<int8_t> random_bytes(size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::vector<int8_t> v(n);
-  for (auto& b : v) b = static_cast<int8_t>(static_cast<int>(rng() % 256) - 128);
-  return v;
-}
 
 struct Planned {
   ModelDef model;
