@@ -14,6 +14,26 @@ struct TensorUse {
   bool model_io = false;
 };
 
+// Every tensor index the chains follow is in range (the planner refuses the rest by name).
+bool indices_in_range(const ModelDef& model) {
+  const auto in_range = [&](int64_t t) { return t >= 0 && static_cast<uint64_t>(t) < model.tensors.size(); };
+  for (const auto& node : model.nodes) {
+    for (const auto& a : node.args) {
+      if ((a.kind == ArgKind::Input || a.kind == ArgKind::Output || a.kind == ArgKind::IntArray) && !in_range(a.value)) return false;
+    }
+  }
+  for (const uint32_t t : model.inputs) {
+    if (!in_range(t)) return false;
+  }
+  for (const uint32_t t : model.outputs) {
+    if (!in_range(t)) return false;
+  }
+  for (const auto& t : model.tensors) {
+    if (t.kind == TensorKind::Alias && !in_range(t.alias_of)) return false;
+  }
+  return true;
+}
+
 std::vector<TensorUse> tensor_uses(const ModelDef& model) {
   std::vector<TensorUse> uses(model.tensors.size());
   for (uint32_t n = 0; n < model.nodes.size(); ++n) {
@@ -56,9 +76,18 @@ bool node_fits(const ModelDef& model, const std::vector<TensorUse>& uses, const 
     const TensorDef* filter = tensor_arg(op->filter_tensor, ArgKind::Input);
     if (filter == nullptr || filter->shape.size() != 4) return false;
   }
+  // Window parameters in the kernels' own range (kMaxWindowParameter), so that row
+  // arithmetic cannot overflow on a blob that has not been checked yet.
+  constexpr int64_t kMaxWindowParameter = int64_t{1} << 16;
   for (const int p : {op->stride, op->dilation, op->pad_top, op->filter_h}) {
     if (p < 0) continue;
     if (static_cast<size_t>(p) >= node.args.size() || node.args[static_cast<size_t>(p)].kind != ArgKind::Int) return false;
+    const int64_t v = node.args[static_cast<size_t>(p)].value;
+    if (v < (p == op->pad_top ? 0 : 1) || v > kMaxWindowParameter) return false;
+  }
+  if (op->filter_tensor >= 0) {
+    const int64_t filter_h = model.tensors[static_cast<size_t>(node.args[static_cast<size_t>(op->filter_tensor)].value)].shape[1];
+    if (filter_h < 1 || filter_h > kMaxWindowParameter) return false;
   }
   for (size_t p = 0; p < node.args.size(); ++p) {
     const ArgDef& a = node.args[p];
@@ -78,6 +107,7 @@ uint32_t output_of(const ModelDef& model, const NodeDef& node) {
 }  // namespace
 
 std::vector<BandChain> band_chains(const ModelDef& model, const std::vector<bool>& excluded) {
+  if (!indices_in_range(model)) return {};
   const std::vector<TensorUse> uses = tensor_uses(model);
   std::vector<bool> fits(model.nodes.size());
   for (size_t n = 0; n < model.nodes.size(); ++n) {
@@ -115,6 +145,7 @@ std::vector<BandChain> band_chains(const ModelDef& model, const std::vector<bool
 }
 
 uint64_t convolution_macs(const ModelDef& model) {
+  if (!indices_in_range(model)) return 0;
   uint64_t total = 0;
   for (const auto& node : model.nodes) {
     if (node.kernel >= model.kernels.size()) continue;
@@ -124,7 +155,11 @@ uint64_t convolution_macs(const ModelDef& model) {
     if (static_cast<size_t>(op->output) >= args.size() || static_cast<size_t>(op->filter_tensor) >= args.size()) continue;
     const TensorDef& out = model.tensors[static_cast<size_t>(args[static_cast<size_t>(op->output)].value)];
     const TensorDef& filter = model.tensors[static_cast<size_t>(args[static_cast<size_t>(op->filter_tensor)].value)];
-    if (out.shape.size() != 4 || filter.shape.size() != 4) continue;
+    if (out.shape.size() != 4 || filter.shape.size() != 4 ||
+        std::any_of(out.shape.begin(), out.shape.end(), [](int64_t d) { return d < 0 || d > (int64_t{1} << 20); }) ||
+        std::any_of(filter.shape.begin(), filter.shape.end(), [](int64_t d) { return d < 0 || d > (int64_t{1} << 20); })) {
+      continue;  // no real model; the planner refuses it or it counts nothing here
+    }
     total += bands::macs_per_row(model, node, *op) * static_cast<uint64_t>(out.shape[0] * out.shape[1]);
   }
   return total;

@@ -89,16 +89,20 @@ uint64_t macs_per_row(const ModelDef& model, const NodeDef& node, const RowOp& o
   if (op.macs == RowOp::Macs::kNone) return 0;
   const TensorDef& filter = model.tensors[static_cast<size_t>(node.args[static_cast<size_t>(op.filter_tensor)].value)];
   const TensorDef& output = model.tensors[static_cast<size_t>(node.args[static_cast<size_t>(op.output)].value)];
-  const uint64_t taps = static_cast<uint64_t>(filter.shape[1] * filter.shape[2]);
-  const uint64_t per_pixel = op.macs == RowOp::Macs::kConv ? static_cast<uint64_t>(output.shape[3] * filter.shape[3]) * taps
-                                                           : static_cast<uint64_t>(output.shape[3]) * taps;
-  return per_pixel * static_cast<uint64_t>(output.shape[2]);
+  // Unsigned: shapes of a blob not checked yet wrap here rather than overflow.
+  const auto d = [](int64_t v) { return static_cast<uint64_t>(v); };
+  const uint64_t taps = d(filter.shape[1]) * d(filter.shape[2]);
+  const uint64_t per_pixel = op.macs == RowOp::Macs::kConv ? d(output.shape[3]) * d(filter.shape[3]) * taps : d(output.shape[3]) * taps;
+  return per_pixel * d(output.shape[2]);
 }
 
 bool is_row_tensor(const TensorDef& t) {
-  return t.shape.size() == 4 && t.shape[0] == 1 && t.shape[1] >= 1 && t.shape[2] >= 1 && t.shape[3] >= 1;
+  constexpr int64_t kMaxDimension = int64_t{1} << 24;  // row arithmetic stays far from overflow
+  return t.shape.size() == 4 && t.shape[0] == 1 && std::all_of(t.shape.begin() + 1, t.shape.end(), [](int64_t d) {
+           return d >= 1 && d <= kMaxDimension;
+         });
 }
 
-uint64_t row_bytes(const TensorDef& t) { return static_cast<uint64_t>(t.shape[2] * t.shape[3]) * dtype_bytes(t.dtype); }
+uint64_t row_bytes(const TensorDef& t) { return static_cast<uint64_t>(t.shape[2]) * static_cast<uint64_t>(t.shape[3]) * dtype_bytes(t.dtype); }
 
 }  // namespace grt::tools::bands
