@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "graphrt/tools/bands.h"
 #include "graphrt/tools/importer.h"
 #include "graphrt/tools/memory_plan.h"
 #include "host_executor.h"
@@ -18,6 +19,7 @@ struct StrategyScore {
   cli::Strategy strategy;
   grt_arguments arguments = GRT_ARGUMENTS_LEAN;
   bool in_place = false;  // the blob planned with in-place operators
+  bool bands = false;     // the blob with chains cut into bands (within 15 % extra MACs)
   int passed = 0;
 };
 
@@ -29,6 +31,13 @@ void expect_model_matches_golden(const std::string& name, const std::vector<uint
   ASSERT_TRUE(imported.ok) << name << " does not import: " << imported.error;
   std::string error;
   tools::ModelDef in_place_model = model;
+  // Bands as `graphrt plan --report` shows them; run only where the search cut a chain.
+  tools::BandPlan band_plan;
+  ASSERT_TRUE(tools::search_bands(model, tools::PlanOptions{}, 15.0, &band_plan, &error)) << error;
+  tools::ModelDef band_model = model;
+  ASSERT_TRUE(tools::apply_band_plan(&band_model, band_plan, &error)) << error;
+  ASSERT_TRUE(tools::plan_model(&band_model, tools::PlanOptions{}, nullptr, &error)) << error;
+  const tools::AlignedBytes band_blob(tools::serialize(band_model));
   ASSERT_TRUE(tools::plan_model(&model, tools::PlanOptions{}, nullptr, &error)) << error;
   const tools::AlignedBytes blob(tools::serialize(model));
   tools::PlanOptions in_place_options;
@@ -41,13 +50,24 @@ void expect_model_matches_golden(const std::string& name, const std::vector<uint
   std::vector<StrategyScore> scores = {{cli::Strategy::kStatic}, {cli::Strategy::kPage}, {cli::Strategy::kStack},
                                        {cli::Strategy::kStatic, GRT_ARGUMENTS_PREPARED},
                                        {cli::Strategy::kStatic, GRT_ARGUMENTS_LEAN, true},
-                                       {cli::Strategy::kStatic, GRT_ARGUMENTS_PREPARED, true}};
+                                       {cli::Strategy::kStatic, GRT_ARGUMENTS_PREPARED, true},
+                                       {cli::Strategy::kStatic, GRT_ARGUMENTS_LEAN, false, true},
+                                       {cli::Strategy::kPage, GRT_ARGUMENTS_LEAN, false, true},
+                                       {cli::Strategy::kStatic, GRT_ARGUMENTS_PREPARED, false, true}};
+  const auto label = [](const StrategyScore& s) {
+    return std::string(cli::strategy_name(s.strategy)) + (s.in_place ? ", in place" : "") + (s.bands ? ", bands" : "") +
+           (s.arguments == GRT_ARGUMENTS_PREPARED ? ", prepared" : "");
+  };
   for (StrategyScore& score : scores) {
+    if (score.bands && band_plan.steps.empty()) {
+      score.passed = static_cast<int>(golden.cases.size());  // the same blob as the plain plan's
+      continue;
+    }
     cli::HostExecutor executor;
     cli::HostExecutor::Options options;
     options.strategy = score.strategy;
     options.arguments = score.arguments;
-    ASSERT_TRUE(executor.init(score.in_place ? in_place_blob : blob, options, &error)) << name << " (" << cli::strategy_name(score.strategy) << (score.in_place ? ", in place" : "") << "): " << error;
+    ASSERT_TRUE(executor.init(score.bands ? band_blob : score.in_place ? in_place_blob : blob, options, &error)) << name << " (" << label(score) << "): " << error;
     grt_executor* x = executor.get();
     for (size_t k = 0; k < golden.cases.size(); ++k) {
       const GoldenCase& c = golden.cases[k];
@@ -64,7 +84,7 @@ void expect_model_matches_golden(const std::string& name, const std::vector<uint
       bool ok = status == GRT_OK;
       for (uint32_t o = 0; ok && o < grt_output_count(x); ++o) {
         const std::string difference = compare_output(golden, c, o, *grt_output(x, o));
-        EXPECT_TRUE(difference.empty()) << name << " case " << k + 1 << " (" << cli::strategy_name(score.strategy) << (score.in_place ? ", in place" : "") << "): " << difference;
+        EXPECT_TRUE(difference.empty()) << name << " case " << k + 1 << " (" << label(score) << "): " << difference;
         ok = difference.empty();
       }
       if (ok) score.passed++;
@@ -75,9 +95,10 @@ void expect_model_matches_golden(const std::string& name, const std::vector<uint
   for (const StrategyScore& s : scores) passed = std::min(passed, s.passed);
   std::printf(
       "conformance: %-40s %d/%d cases (static %d/%d, page %d/%d, stack %d/%d, static prepared %d/%d, in place %d/%d, in place "
-      "prepared %d/%d)\n",
+      "prepared %d/%d, bands %d/%d, bands page %d/%d, bands prepared %d/%d; %zu chains in bands)\n",
       name.c_str(), passed, total, scores[0].passed, total, scores[1].passed, total, scores[2].passed, total, scores[3].passed, total,
-      scores[4].passed, total, scores[5].passed, total);
+      scores[4].passed, total, scores[5].passed, total, scores[6].passed, total, scores[7].passed, total, scores[8].passed, total,
+      band_plan.steps.size());
 }
 
 }  // namespace grt::test

@@ -44,6 +44,18 @@ std::string format_plan_text(const PlanReport& report, const ModelDef& model, bo
     out += padded(std::to_string(report.lower_bound), 16) + padded(std::to_string(c.plain), 12) + padded(std::to_string(c.in_place), 12) +
            "(" + std::to_string(c.in_place_pairs) + " outputs over a dying input; ratio to the bound " +
            ratio_text(ratio_of(c.in_place, report.lower_bound)) + ")\n";
+    if (c.bands != 0) {
+      char extra[32];
+      std::snprintf(extra, sizeof extra, "%.1f", c.band_extra_macs_percent);
+      out += padded("plan with bands", 28) + padded(std::to_string(c.bands), 12) + "(" + std::to_string(c.band_chains) +
+             " chains cut into bands; halos " + extra + " % extra MACs; ratio to the bound " +
+             ratio_text(ratio_of(c.bands, report.lower_bound));
+      if (c.band_activations != c.bands) {
+        out += "; besides the caller's inputs " + std::to_string(c.band_activations) + ", ratio " +
+               ratio_text(ratio_of(c.band_activations, report.lower_bound));
+      }
+      out += ")\n";
+    }
   }
   for (size_t p = 0; p < report.pools.size(); ++p) {
     const PoolReport& pool = report.pools[p];
@@ -112,6 +124,12 @@ std::string format_plan_json(const PlanReport& report, const ModelDef& model) {
   if (report.comparison.plain != 0 || report.comparison.in_place != 0) {
     j["plain_size"] = report.comparison.plain;
     j["in_place_size"] = report.comparison.in_place;
+  }
+  if (report.comparison.bands != 0) {
+    j["band_size"] = report.comparison.bands;
+    j["band_size_besides_inputs"] = report.comparison.band_activations;
+    j["band_chains"] = report.comparison.band_chains;
+    j["band_extra_macs_percent"] = std::round(report.comparison.band_extra_macs_percent * 10) / 10;
   }
   j["pools"] = std::move(pools);
   j["blocks"] = std::move(blocks);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../args.h"
+#include "../bands.h"
 #include "../commands.h"
 #include "../files.h"
 #include "../host_executor.h"
@@ -26,7 +27,8 @@ namespace {
 
 const CommandSpec kSpec{
     "import",
-    "IN.tflite -o OUT.grt [--algorithm NAME] [--in-place] [--inputs-outside] [--sign K.pem --key-id ID --model-version N]\n"
+    "IN.tflite -o OUT.grt [--algorithm NAME] [--in-place] [--inputs-outside] [--memory-budget BYTES]\n"
+    "       [--sign K.pem --key-id ID --model-version N]\n"
     "       graphrt import --list-operators [--json | --markdown]",
     "Converts a TensorFlow Lite model to a graphrt blob with its static memory plan.",
     "The model is named after the input file's stem. Operators without a converter are\n"
@@ -37,6 +39,10 @@ const CommandSpec kSpec{
     "dies at it, where its kernel declares that safe (the loader checks the same).\n"
     "With --inputs-outside the model inputs get a pool of their own, 'inputs' (placement\n"
     "caller), whose buffer is the caller's input itself: the other pools hold no input.\n"
+    "With --memory-budget the plan's pools (besides 'inputs' with --inputs-outside) must fit\n"
+    "BYTES: chains of convolutions, pooling and adds are run in bands of rows where needed,\n"
+    "the plan with the fewest extra MACs (halo rows computed twice) that fits; without it,\n"
+    "no bands. If nothing fits, the smallest figure reachable is named.\n"
     "With --sign the blob is written inside a signed envelope, as `graphrt sign` makes it.\n"
     "--list-operators prints the TFLite operators the importer converts and the dtypes each\n"
     "accepts, one per line, sorted by name (docs/operators.md is made from --markdown).",
@@ -46,6 +52,7 @@ const CommandSpec kSpec{
         {"algorithm", 0, "NAME", false, "memory planning algorithm (default best)"},
         {"in-place", 0, "", false, "let elementwise outputs overwrite inputs that die at them"},
         {"inputs-outside", 0, "", false, "model inputs in a pool of their own, the caller's buffer"},
+        {"memory-budget", 0, "BYTES", false, "bands where needed to fit the pools in BYTES, fewest extra MACs"},
         {"sign", 0, "K.pem", false, "sign with this private key (PEM) in the same step"},
         {"key-id", 0, "ID", false, "with --sign: the key id the device knows the public key by"},
         {"model-version", 0, "N", false, "with --sign: the monotonic model version (anti-rollback)"},
@@ -96,7 +103,7 @@ int list_operators(const std::vector<std::string>& args) {
   const auto parsed_args = parse_or_exit(spec, args, &exit_code);
   if (!parsed_args) return exit_code;
   const ParsedArgs& parsed = *parsed_args;
-  for (const char* option : {"output", "algorithm", "in-place", "inputs-outside", "sign", "key-id", "model-version", "max-input-bytes", "max-memory"}) {
+  for (const char* option : {"output", "algorithm", "in-place", "inputs-outside", "memory-budget", "sign", "key-id", "model-version", "max-input-bytes", "max-memory"}) {
     if (parsed.has(option)) return usage_error(kSpec.name, std::string("--") + option + " does not go with --list-operators");
   }
   if (parsed.has("json") && parsed.has("markdown")) return usage_error(kSpec.name, "--json and --markdown exclude each other");
@@ -153,6 +160,12 @@ int run_import_command(const std::vector<std::string>& args) {
     return usage_error(kSpec.name, "--model-version: '" + *version_text + "' is not a whole number");
   }
 
+  const std::optional<std::string> budget_text = parsed->value("memory-budget");
+  uint64_t budget = 0;
+  if (budget_text && !parse_unsigned(*budget_text, 0, UINT64_MAX, &budget)) {
+    return usage_error(kSpec.name, "--memory-budget: '" + *budget_text + "' is not a whole number of bytes");
+  }
+
   Limits limits;
   if (!read_limits(kSpec, *parsed, &limits)) return kExitUsage;
 
@@ -170,9 +183,17 @@ int run_import_command(const std::vector<std::string>& args) {
   plan.algorithm = *algorithm;
   if (parsed->has("in-place")) plan.overwritable_inputs = builtin_overwritable_inputs();
   plan.inputs_outside = parsed->has("inputs-outside");
+  std::string bands_note;
+  if (budget_text) {
+    grt::tools::BandPlan bands;
+    if (!band_plan_for_budget(model, plan, budget, &bands, &error) || !grt::tools::apply_band_plan(&model, bands, &error)) {
+      return fail(kSpec.name, path + ": " + error);
+    }
+    if (!bands.steps.empty()) bands_note = ", " + band_plan_summary(bands);
+  }
   if (!grt::tools::plan_model(&model, plan, nullptr, &error)) return fail(kSpec.name, path + ": planning failed: " + error);
   model.name = std::filesystem::path(path).stem().string();
-  model.producer = std::string("graphrt import ") + GRT_VERSION + " (" + grt::tools::algorithm_name(*algorithm) + ")";
+  model.producer = std::string("graphrt import ") + GRT_VERSION + " (" + grt::tools::algorithm_name(*algorithm) + bands_note + ")";
 
   std::vector<uint8_t> blob = grt::tools::serialize(model);
   {

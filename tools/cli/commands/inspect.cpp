@@ -1,4 +1,5 @@
 // graphrt inspect M.grt [--json]: what a blob holds and how much memory it needs.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -289,6 +290,10 @@ void print_json(const Inspection& x) {
   j["kernels"] = m.kernels;
   j["inputs"] = m.inputs;
   j["outputs"] = m.outputs;
+  // `graphrt import --inputs-outside`: a pool of the inputs only, the caller's input buffer.
+  j["inputs_outside"] = std::any_of(m.pools.begin(), m.pools.end(), [](const tools::PoolDef& p) {
+    return p.name == tools::kInputsPool && p.placement == "caller";
+  });
   Json& pools = j["pools"] = Json::array();
   for (const tools::PoolDef& p : m.pools) {
     pools.push_back({{"name", p.name}, {"size_bytes", p.size}, {"alignment", p.alignment}, {"placement", p.placement}});

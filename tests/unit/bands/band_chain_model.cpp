@@ -1,0 +1,82 @@
+#include "band_chain_model.h"
+
+#include <random>
+#include <string>
+#include <vector>
+
+namespace grt::test {
+namespace {
+
+using tools::ArgDef;
+using tools::DType;
+using tools::ModelDef;
+
+
+// A conv2d_s8 (or depthwise) node of a k x k filter writing `out` from `in`.
+void add_convolution(ModelDef* m, bool depthwise, uint32_t in, uint32_t out, int64_t k, int64_t stride, int64_t pad, uint32_t seed) {
+  const auto& x = m->tensors[in];
+  const auto& y = m->tensors[out];
+  const int64_t cin = x.shape[3];
+  const int64_t cout = y.shape[3];
+  const std::vector<int64_t> filter_shape = depthwise ? std::vector<int64_t>{1, k, k, cout} : std::vector<int64_t>{cout, k, k, cin};
+  const size_t filter_size = static_cast<size_t>(filter_shape[0] * k * k * filter_shape[3]);
+  const std::string name = m->tensors[out].name;
+  const uint32_t filter = m->add_constant_values(name + " filter", DType::Int8, filter_shape, random_bytes(filter_size, seed));
+  std::vector<int32_t> bias(static_cast<size_t>(cout));
+  for (size_t c = 0; c < bias.size(); ++c) bias[c] = static_cast<int32_t>(c * 37) - 500;
+  const uint32_t b = m->add_constant_values(name + " bias", DType::Int32, {cout}, bias);
+  const uint32_t multipliers = m->add_int_array(name + " multipliers", std::vector<int32_t>(static_cast<size_t>(cout), 1 << 30));
+  const uint32_t shifts = m->add_int_array(name + " shifts", std::vector<int32_t>(static_cast<size_t>(cout), depthwise ? -5 : -8));
+  m->add_node(depthwise ? "depthwise_conv2d_s8" : "conv2d_s8",
+              {ArgDef::input(in), ArgDef::input(filter), ArgDef::input(b), ArgDef::output(out), ArgDef::int_array(multipliers),
+               ArgDef::int_array(shifts), ArgDef::integer(stride), ArgDef::integer(stride), ArgDef::integer(1), ArgDef::integer(1),
+               ArgDef::integer(pad), ArgDef::integer(pad), ArgDef::integer(3), ArgDef::integer(-2), ArgDef::integer(-128),
+               ArgDef::integer(127)},
+              name);
+}
+
+void add_add(ModelDef* m, uint32_t a, uint32_t b, uint32_t out) {
+  m->add_node("add_s8",
+              {ArgDef::input(a), ArgDef::input(b), ArgDef::output(out), ArgDef::integer(20), ArgDef::integer(1),
+               ArgDef::integer(1 << 30), ArgDef::integer(0), ArgDef::integer(-3), ArgDef::integer(1 << 30), ArgDef::integer(-1),
+               ArgDef::integer(2), ArgDef::integer(1 << 30), ArgDef::integer(-20), ArgDef::integer(-128), ArgDef::integer(127)},
+              "add");
+}
+
+}  // namespace
+
+std::vector<int8_t> random_bytes(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<int8_t> v(n);
+  for (auto& b : v) b = static_cast<int8_t>(static_cast<int>(rng() % 256) - 128);
+  return v;
+}
+
+// x [1, 15, 13, 3] -> conv 3x3 stride 2, SAME (pad 1 top and left: 15 rows to 8) -> c [1, 8, 7, 16]
+// -> depthwise 3x3 pad 1 -> d -> conv 1x1 -> p; y = p + c (residual) -> max pool 2x2 stride 1 (pad 0)
+// -> z [1, 7, 6, 16] -> conv 3x3 pad 1 -> out (a node after the chain that reads its output).
+ModelDef band_chain_model() {
+  ModelDef m;
+  m.name = "band_chain";
+  m.producer = "graphrt tests";
+  const uint32_t x = m.add_activation("x", DType::Int8, {1, 15, 13, 3});
+  const uint32_t c = m.add_activation("c", DType::Int8, {1, 8, 7, 16});
+  const uint32_t d = m.add_activation("d", DType::Int8, {1, 8, 7, 16});
+  const uint32_t p = m.add_activation("p", DType::Int8, {1, 8, 7, 16});
+  const uint32_t y = m.add_activation("y", DType::Int8, {1, 8, 7, 16});
+  const uint32_t z = m.add_activation("z", DType::Int8, {1, 7, 6, 16});
+  const uint32_t out = m.add_activation("out", DType::Int8, {1, 7, 6, 4});
+  m.inputs = {x};
+  add_convolution(&m, false, x, c, 3, 2, 1, 1);
+  add_convolution(&m, true, c, d, 3, 1, 1, 2);
+  add_convolution(&m, false, d, p, 1, 1, 0, 3);
+  add_add(&m, p, c, y);
+  m.add_node("max_pool2d_s8", {ArgDef::input(y), ArgDef::output(z), ArgDef::integer(1), ArgDef::integer(1), ArgDef::integer(2),
+                               ArgDef::integer(2), ArgDef::integer(0), ArgDef::integer(0), ArgDef::integer(-128), ArgDef::integer(127)},
+             "pool");
+  add_convolution(&m, false, z, out, 3, 1, 1, 4);
+  m.outputs = {out};
+  return m;
+}
+
+}  // namespace grt::test

@@ -1,0 +1,157 @@
+// The band rewrite on small synthetic chains: a band plan computes the same bytes as the
+// plain plan (conv with stride 2 and SAME padding, depthwise, pointwise, a residual ADD,
+// pooling), the loader accepts the band nodes' views as they are, and the band plan's
+// peak is lower. Plus the rewrite's refusals.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "band_chain_model.h"
+#include "graphrt/tools/bands.h"
+#include "graphrt/tools/memory_plan.h"
+#include "test_models.h"
+
+namespace grt::test {
+namespace {
+
+using tools::ModelDef;
+
+struct Planned {
+  ModelDef model;
+  uint64_t size = 0;
+};
+
+Planned planned(ModelDef m) {
+  tools::PlanReport report;
+  std::string error;
+  EXPECT_TRUE(tools::plan_model(&m, tools::PlanOptions{}, &report, &error)) << error;
+  return Planned{std::move(m), report.total_size};
+}
+
+std::vector<uint8_t> run(const ModelDef& m, const std::vector<int8_t>& input) {
+  const tools::AlignedBytes blob = to_blob(m);
+  StaticRun r(blob);
+  EXPECT_EQ(r.status, GRT_OK) << r.error.message;
+  if (r.status != GRT_OK) return {};
+  DLTensor* in = grt_input(r.executor, 0);
+  EXPECT_EQ(grt_tensor_bytes(in), input.size());
+  std::memcpy(in->data, input.data(), input.size());
+  EXPECT_EQ(grt_run(r.executor), GRT_OK) << grt_last_error(r.executor)->message;
+  const DLTensor* out = grt_output(r.executor, 0);
+  const auto* bytes = static_cast<const uint8_t*>(out->data);
+  return std::vector<uint8_t>(bytes, bytes + grt_tensor_bytes(out));
+}
+
+TEST(BandRewrite, FindsTheChainsOfConsecutiveRowKernels) {
+  const ModelDef m = band_chain_model();
+  const std::vector<tools::BandChain> chains = tools::band_chains(m, {});
+  // c is read by the add, so every chain holding the first conv reaches the add.
+  bool whole = false;
+  for (const auto& c : chains) {
+    EXPECT_FALSE(c.first == 0 && c.last < 3) << c.first << ".." << c.last;
+    whole = whole || (c.first == 0 && c.last == 5);
+  }
+  EXPECT_TRUE(whole);
+}
+
+TEST(BandRewrite, EveryBandCountComputesThePlainPlansBytes) {
+  const ModelDef plain = band_chain_model();
+  const std::vector<int8_t> input = random_bytes(15 * 13 * 3, 7);
+  const std::vector<uint8_t> expected = run(planned(plain).model, input);
+  ASSERT_EQ(expected.size(), 7u * 6 * 4);
+  for (const tools::BandChain chain : {tools::BandChain{0, 3}, tools::BandChain{0, 4}, tools::BandChain{0, 5}, tools::BandChain{1, 3}}) {
+    const uint32_t rows = chain.last == 3 ? 8 : 7;  // of y, else of z and out
+    for (uint32_t bands = 2; bands <= rows; ++bands) {
+      ModelDef banded = plain;
+      uint64_t extra = 0;
+      std::string error;
+      ASSERT_TRUE(tools::apply_bands(&banded, chain, bands, &extra, nullptr, &error)) << error;
+      EXPECT_EQ(run(planned(banded).model, input), expected) << "nodes " << chain.first << ".." << chain.last << ", " << bands << " bands";
+    }
+  }
+}
+
+TEST(BandRewrite, BandsLowerThePeakAndCountTheHalosMacs) {
+  const ModelDef plain = band_chain_model();
+  ModelDef banded = plain;
+  uint64_t extra = 0;
+  std::string error;
+  ASSERT_TRUE(tools::apply_bands(&banded, tools::BandChain{0, 3}, 8, &extra, nullptr, &error)) << error;
+  EXPECT_LT(planned(banded).size, planned(plain).size);
+  // One-row bands of y: d needs rows r-1..r+1 of c, so c's rows are computed up to 3 times
+  // (first conv) and d's once (the 1x1 conv reads only its own row): 16 extra rows of c.
+  const uint64_t conv_row = 7 * 16 * 3 * 3 * 3;
+  EXPECT_EQ(extra, (3 * 8 - 2 - 8) * conv_row);
+  EXPECT_EQ(tools::convolution_macs(plain), 8 * conv_row + 8 * 7 * 16 * 9 + 8 * 7 * 16 * 16 + 7 * 6 * 4 * 9 * 16);
+}
+
+// Band blobs need no rule of their own, and the loader's rules hold for them: a view past
+// the end of its tensor, or a band's intermediate placed over the chain's output while both
+// are live, is refused as in any blob.
+TEST(BandRewrite, TheLoaderChecksBandBlobsAsAnyOther) {
+  ModelDef m = band_chain_model();
+  std::string error;
+  ASSERT_TRUE(tools::apply_bands(&m, tools::BandChain{0, 3}, 4, nullptr, nullptr, &error)) << error;
+  const ModelDef banded = planned(m).model;
+  grt_error e{};
+  ASSERT_EQ(init_status(to_blob(banded), &e), GRT_OK) << e.message;
+
+  ModelDef past_the_end = banded;
+  for (auto& t : past_the_end.tensors) {
+    if (t.kind != tools::TensorKind::Alias) continue;
+    t.offset = past_the_end.tensors[t.alias_of].bytes() - t.bytes() + 1;  // one byte too far
+    break;
+  }
+  EXPECT_EQ(init_status(to_blob(past_the_end), &e), GRT_ERR_ALIAS) << e.message;
+
+  ModelDef overlapping = banded;
+  // y is the chain's output, written through views by every band.
+  uint64_t y_offset = UINT64_MAX;
+  for (const auto& t : overlapping.tensors) {
+    if (t.name == "y") y_offset = t.offset;
+  }
+  ASSERT_NE(y_offset, UINT64_MAX);
+  for (auto& t : overlapping.tensors) {
+    if (t.name == "c band 1") t.offset = y_offset;  // live while y holds band 0's rows
+  }
+  EXPECT_EQ(init_status(to_blob(overlapping), &e), GRT_ERR_PLAN_OVERLAP) << e.message;
+}
+
+TEST(BandRewrite, RefusesWhatItCannotCut) {
+  ModelDef m = band_chain_model();
+  const ModelDef before = m;
+  std::string error;
+  EXPECT_FALSE(tools::apply_bands(&m, tools::BandChain{0, 1}, 2, nullptr, nullptr, &error));
+  EXPECT_EQ(error, "nodes 0 to 1 are not a chain bands can cut");
+  EXPECT_FALSE(tools::apply_bands(&m, tools::BandChain{0, 3}, 9, nullptr, nullptr, &error));
+  EXPECT_EQ(error, "9 bands asked for over 8 output rows (2 to the rows)");
+  EXPECT_FALSE(tools::apply_bands(&m, tools::BandChain{0, 3}, 1, nullptr, nullptr, &error));
+  EXPECT_EQ(m.nodes.size(), before.nodes.size());
+  EXPECT_EQ(m.tensors.size(), before.tensors.size());
+}
+
+TEST(BandRewrite, SearchKeepsWithinTheMacLimit) {
+  const ModelDef m = band_chain_model();
+  // Without extra MACs only chains with no halo to recompute (the depthwise reads the
+  // whole c from outside the chain).
+  tools::BandPlan none;
+  std::string error;
+  ASSERT_TRUE(tools::search_bands(m, tools::PlanOptions{}, 0.0, &none, &error)) << error;
+  EXPECT_EQ(none.extra_macs, 0u);
+  EXPECT_LE(none.size, planned(m).size);
+  tools::BandPlan some;
+  ASSERT_TRUE(tools::search_bands(m, tools::PlanOptions{}, 50.0, &some, &error)) << error;
+  EXPECT_FALSE(some.steps.empty());
+  EXPECT_LE(some.extra_percent(), 50.0);
+  EXPECT_LE(some.size, none.size);
+  EXPECT_LT(some.size, planned(m).size);
+  ModelDef banded = m;
+  ASSERT_TRUE(tools::apply_band_plan(&banded, some, &error)) << error;
+  const std::vector<int8_t> input = random_bytes(15 * 13 * 3, 9);
+  EXPECT_EQ(run(planned(banded).model, input), run(planned(m).model, input));
+}
+
+}  // namespace
+}  // namespace grt::test

@@ -1,0 +1,149 @@
+// Choosing band plans (bands.h, search_bands and band_plan_ladder): a greedy search that
+// bands, step by step, the chain and band count lowering the plan's peak most, within a
+// budget of extra MACs.
+#include <algorithm>
+#include <functional>
+
+#include "graphrt/tools/bands.h"
+#include "graphrt/tools/planner.h"
+
+namespace grt::tools {
+namespace {
+
+// Band counts tried per chain: enough to reach one-row bands on every zoo model without
+// trying every count.
+constexpr uint32_t kBandCounts[] = {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128};
+
+// The bytes live at each node, as the planner counts them (in-place chains one block; with
+// inputs outside, no model input), highest first: the first entry is the liveness bound of
+// the pools that hold activations. Compared lexicographically, a smaller profile has a
+// lower peak or fewer nodes at it.
+std::vector<uint64_t> live_profile(const ModelDef& model, const PlanOptions& options) {
+  const std::vector<Block> blocks = planning_blocks(model);
+  const InPlaceGroups groups = group_in_place(model, blocks, options.overwritable_inputs);
+  std::vector<bool> is_input(model.tensors.size(), false);
+  if (options.inputs_outside) {
+    for (const uint32_t t : model.inputs) is_input[model.root_of(t)] = true;
+  }
+  std::vector<uint64_t> live(model.nodes.size() + 1, 0);
+  for (const Block& b : groups.merged) {
+    if (b.tensor >= 0 && is_input[static_cast<size_t>(b.tensor)]) continue;
+    for (uint32_t n = b.live.first; n <= b.live.last && n < live.size(); ++n) live[n] += b.size;
+  }
+  std::sort(live.begin(), live.end(), std::greater<>());
+  return live;
+}
+
+// The model without its constants' bytes: what the search rewrites again and again.
+ModelDef skeleton_of(const ModelDef& model) {
+  ModelDef s;
+  s.version_major = model.version_major;
+  s.version_minor = model.version_minor;
+  s.kernels = model.kernels;
+  s.tensors = model.tensors;
+  s.nodes = model.nodes;
+  s.inputs = model.inputs;
+  s.outputs = model.outputs;
+  s.pools = model.pools;
+  return s;
+}
+
+bool plan_sizes(const ModelDef& model, const PlanOptions& options, BandPlan* plan, std::string* error) {
+  ModelDef banded = skeleton_of(model);
+  if (!apply_band_plan(&banded, *plan, error)) return false;
+  PlanReport report;
+  if (!plan_model(&banded, options, &report, error)) return false;
+  plan->size = report.total_size;
+  plan->activations = 0;
+  for (const PoolReport& pool : report.pools) {
+    if (!(options.inputs_outside && pool.pool.name == kInputsPool)) plan->activations += pool.size;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool apply_band_plan(ModelDef* model, const BandPlan& plan, std::string* error) {
+  ModelDef banded = *model;
+  for (const BandStep& step : plan.steps) {
+    if (!apply_bands(&banded, step.chain, step.bands, nullptr, nullptr, error)) return false;
+  }
+  *model = std::move(banded);
+  return true;
+}
+
+bool search_bands(const ModelDef& model, const PlanOptions& options, double max_extra_percent, BandPlan* plan, std::string* error) {
+  BandPlan result;
+  result.macs = convolution_macs(model);
+  const double allowed = static_cast<double>(result.macs) * max_extra_percent / 100.0;
+  ModelDef current = skeleton_of(model);
+  std::vector<bool> banded(current.nodes.size(), false);
+  std::vector<uint64_t> profile = live_profile(current, options);
+  // The peak before any step and after each, and each step's extra MACs.
+  std::vector<uint64_t> peaks = {profile.front()};
+  std::vector<uint64_t> step_extra;
+  for (;;) {
+    bool found = false;
+    ModelDef best_model;
+    std::vector<bool> best_banded;
+    std::vector<uint64_t> best_profile = profile;
+    BandStep best_step;
+    uint64_t best_extra = 0;
+    for (const BandChain& chain : band_chains(current, banded)) {
+      for (const uint32_t bands : kBandCounts) {
+        ModelDef trial = current;
+        std::vector<bool> trial_banded = banded;
+        uint64_t extra = 0;
+        std::string ignored;
+        if (!apply_bands(&trial, chain, bands, &extra, &trial_banded, &ignored)) break;  // more bands than rows
+        if (static_cast<double>(result.extra_macs + extra) > allowed) break;           // more bands: more halos
+        std::vector<uint64_t> trial_profile = live_profile(trial, options);
+        const bool better = trial_profile < best_profile || (found && trial_profile == best_profile && extra < best_extra);
+        if (!better) continue;
+        found = true;
+        best_model = std::move(trial);
+        best_banded = std::move(trial_banded);
+        best_profile = std::move(trial_profile);
+        best_step = BandStep{chain, bands};
+        best_extra = extra;
+      }
+    }
+    if (!found) break;
+    current = std::move(best_model);
+    banded = std::move(best_banded);
+    profile = std::move(best_profile);
+    result.steps.push_back(best_step);
+    result.extra_macs += best_extra;
+    peaks.push_back(profile.front());
+    step_extra.push_back(best_extra);
+  }
+  // Steps that only lowered nodes below the peak, with nothing after them lowering the
+  // peak itself, cost MACs for nothing: keep the fewest steps that reach the final peak.
+  size_t needed = 0;
+  while (peaks[needed] != peaks.back()) ++needed;
+  result.steps.resize(needed);
+  result.extra_macs = 0;
+  for (size_t k = 0; k < needed; ++k) result.extra_macs += step_extra[k];
+  if (!plan_sizes(model, options, &result, error)) return false;
+  *plan = std::move(result);
+  return true;
+}
+
+bool band_plan_ladder(const ModelDef& model, const PlanOptions& options, double max_extra_percent, std::vector<BandPlan>* plans,
+                      std::string* error) {
+  plans->clear();
+  BandPlan plain;  // no bands at all: the default plan
+  plain.macs = convolution_macs(model);
+  if (!plan_sizes(model, options, &plain, error)) return false;
+  plans->push_back(std::move(plain));
+  for (const double limit : {0.0, 1.0, 2.0, 5.0, 10.0, 15.0, 25.0, 50.0, 100.0}) {
+    if (limit > max_extra_percent) break;
+    BandPlan plan;
+    if (!search_bands(model, options, limit, &plan, error)) return false;
+    if (!plans->empty() && plan.activations >= plans->back().activations) continue;
+    plans->push_back(std::move(plan));
+  }
+  return true;
+}
+
+}  // namespace grt::tools

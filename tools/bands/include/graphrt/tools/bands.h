@@ -1,0 +1,77 @@
+// Depth-first band execution (docs/memory.md, "Bands"): a chain of row-local operators
+// (convolution, depthwise, pooling, same-shape ADD/SUB) cut into bands of output rows,
+// each band run through the whole chain before the next. Band nodes read and write Alias
+// views of whole rows (contiguous in NHWC) and keep the chain's intermediates one band
+// high, so the planner reuses their bytes band after band. Every output element is
+// computed by the same kernel with the same taps: the rewrite only shifts the top padding
+// and the tensors' first row.
+#ifndef GRAPHRT_TOOLS_BANDS_H_
+#define GRAPHRT_TOOLS_BANDS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "graphrt/tools/memory_plan.h"
+#include "graphrt/tools/model_def.h"
+
+namespace grt::tools {
+
+// Nodes [first, last] of a model, in node order: a chain the rewrite can cut into bands.
+struct BandChain {
+  uint32_t first = 0;
+  uint32_t last = 0;
+};
+
+// Multiply-accumulates of the convolutions and depthwise convolutions (the work halos add to).
+uint64_t convolution_macs(const ModelDef& model);
+
+// Every chain of consecutive nodes that the rewrite accepts: each node a row-local kernel
+// over [1, H, W, C] tensors, the chain reading one tensor from outside (any number of
+// times) and writing one tensor that leaves it (its last node's output), every tensor in
+// between read only inside the chain, no model output, no alias target. Nodes marked in
+// `excluded` (already banded) are never part of one. Chains of one node are left out:
+// banding one operator saves nothing.
+std::vector<BandChain> band_chains(const ModelDef& model, const std::vector<bool>& excluded);
+
+// Replaces `chain` by `bands` bands of its output rows (as even as rows allow) and removes
+// the tensors the chain no longer needs. `extra_macs` (may be null) gets the convolution
+// MACs the halos recompute. On failure (a band that would be empty, a chain the rewrite does
+// not accept) the model is unchanged and `error` says why. `banded_nodes` (may be null)
+// receives, for the rewritten model, which nodes are band nodes.
+bool apply_bands(ModelDef* model, const BandChain& chain, uint32_t bands, uint64_t* extra_macs, std::vector<bool>* banded_nodes,
+                 std::string* error);
+
+// One band plan: the chains rewritten, in order, and what it costs.
+struct BandStep {
+  BandChain chain;
+  uint32_t bands = 0;
+};
+struct BandPlan {
+  std::vector<BandStep> steps;
+  uint64_t extra_macs = 0;
+  uint64_t macs = 0;       // of the model without bands
+  uint64_t size = 0;       // the planned pools' total (plan_model's total_size)
+  uint64_t activations = 0;  // the same without the caller's inputs pool (PlanOptions::inputs_outside)
+  double extra_percent() const { return macs == 0 ? 0.0 : 100.0 * static_cast<double>(extra_macs) / static_cast<double>(macs); }
+};
+
+// Greedy search: while the plan's peak can drop, band the chain (and band count) that lowers
+// the liveness bound most, keeping the total extra MACs at most `max_extra_percent` of the
+// model's. Plans the result with `options` and returns it (steps empty: bands do not help).
+// `model` is left as it was.
+bool search_bands(const ModelDef& model, const PlanOptions& options, double max_extra_percent, BandPlan* plan, std::string* error);
+
+// The band plans worth offering: first none (the default plan), then the searches within a
+// ladder of extra-MAC limits up to `max_extra_percent`, each planned with `options`, fewest
+// extra MACs first; a plan is kept only if its pools besides the caller's inputs
+// (BandPlan::activations) are smaller than every one before it.
+bool band_plan_ladder(const ModelDef& model, const PlanOptions& options, double max_extra_percent, std::vector<BandPlan>* plans,
+                      std::string* error);
+
+// Rewrites `model` by `plan`'s steps (the planning is the caller's).
+bool apply_band_plan(ModelDef* model, const BandPlan& plan, std::string* error);
+
+}  // namespace grt::tools
+
+#endif  // GRAPHRT_TOOLS_BANDS_H_
