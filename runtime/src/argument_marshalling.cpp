@@ -89,6 +89,10 @@ uint32_t marshal(const grt_executor* x, const fb::Node* node, TVMValue* values, 
         codes[a] = kTVMArgFloat;
         break;
       }
+      case fb::ArgKind::Subgraph:
+        values[a].v_handle = const_cast<fb::Subgraph*>(x->model->subgraphs()->Get(static_cast<uint32_t>(arg->value())));
+        codes[a] = kTVMOpaqueHandle;
+        break;
       default:
         values[a].v_handle = nullptr;
         codes[a] = kTVMNullptr;

@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 #define GRT_SCHEMA_VERSION_MAJOR 1
-#define GRT_SCHEMA_VERSION_MINOR 1
+#define GRT_SCHEMA_VERSION_MINOR 2
 
 /* Blobs are read in place: their first byte must sit on this boundary so that constants
  * (16-byte aligned inside the blob) are aligned in memory too. */
