@@ -80,8 +80,9 @@ uint32_t marshal(const grt_executor* x, const fb::Node* node, TVMValue* values, 
         break;
       }
       case fb::ArgKind::Int:
+      case fb::ArgKind::Subgraph:  // its index, with a code no other argument has (graphrt/subgraph.h)
         values[a].v_int64 = arg->value();
-        codes[a] = kTVMArgInt;
+        codes[a] = arg->kind() == fb::ArgKind::Int ? kTVMArgInt : kTVMOpaqueHandle;
         break;
       case fb::ArgKind::Float: {
         const int64_t bits = arg->value();
@@ -89,10 +90,6 @@ uint32_t marshal(const grt_executor* x, const fb::Node* node, TVMValue* values, 
         codes[a] = kTVMArgFloat;
         break;
       }
-      case fb::ArgKind::Subgraph:
-        values[a].v_handle = const_cast<fb::Subgraph*>(x->model->subgraphs()->Get(static_cast<uint32_t>(arg->value())));
-        codes[a] = kTVMOpaqueHandle;
-        break;
       default:
         values[a].v_handle = nullptr;
         codes[a] = kTVMNullptr;

@@ -111,8 +111,8 @@ grt_status check_tensor(const fb::Model* model, uint32_t index, ModelCounts* cou
     }
     case fb::TensorKind::Alias: {
       // An earlier tensor (model_check.h): no cycles, and each alias is checked after its target.
-      if (t->alias_of() >= index || graph_of(model, t->alias_of(), false) != graph_of(model, index, false)) {
-        return fail(error, GRT_ERR_ALIAS, model, "%t aliases tensor %u, which is not an earlier tensor of its graph", index, t->alias_of());
+      if (t->alias_of() >= index) {
+        return fail(error, GRT_ERR_ALIAS, model, "%t aliases tensor %u, which is not an earlier tensor of the blob", index, t->alias_of());
       }
       counts->aliases++;  // chains are followed once every link is known in range
       return GRT_OK;
@@ -147,18 +147,9 @@ grt_status check_alias_fits(const fb::Model* model, uint32_t index, grt_error* e
 
 grt_status check_arg(const fb::Model* model, uint32_t index, uint32_t a, const fb::Arg* arg, grt_error* error) {
   const auto kind = arg->kind();
-  if (kind == fb::ArgKind::Int || kind == fb::ArgKind::Float || kind == fb::ArgKind::None) return GRT_OK;
+  // A Subgraph index is read only by control kernels, which link its checks (check_subgraphs).
+  if (kind == fb::ArgKind::Int || kind == fb::ArgKind::Float || kind == fb::ArgKind::None || kind == fb::ArgKind::Subgraph) return GRT_OK;
   const int64_t value = arg->value();
-  const uint32_t graph = graph_of(model, index, true);
-  if (kind == fb::ArgKind::Subgraph) {
-    // Only later graphs: no graph invokes itself, directly or through others.
-    const uint32_t subgraphs = count_of(model->subgraphs());
-    if (value < 0 || static_cast<uint64_t>(value) >= subgraphs || static_cast<uint64_t>(value) < graph) {
-      return fail(error, GRT_ERR_INDEX_RANGE, model, "%n argument %u invokes subgraph %d: the blob has %u, and a node of graph %u may invoke only subgraphs from %u on (no recursion)",
-                  index, a, value, subgraphs, graph, graph);
-    }
-    return GRT_OK;
-  }
   if (kind != fb::ArgKind::Input && kind != fb::ArgKind::Output && kind != fb::ArgKind::IntArray) {
     return fail(error, GRT_ERR_GRAPH, model, "%n argument %u has unknown kind %u", index, a, kind);
   }
@@ -167,10 +158,6 @@ grt_status check_arg(const fb::Model* model, uint32_t index, uint32_t a, const f
     return fail(error, GRT_ERR_INDEX_RANGE, model, "%n argument %u names tensor %d, but the blob has %u", index, a, value, tensors);
   }
   const uint32_t t = static_cast<uint32_t>(value);
-  const GraphRange own = tensor_range(model, graph);
-  if (t < own.begin || t >= own.end) {
-    return fail(error, GRT_ERR_GRAPH, model, "%n argument %u names %t, which is not a tensor of its graph", index, a, t);
-  }
   uint64_t offset = 0;
   if (kind == fb::ArgKind::Output && model->tensors()->Get(alias_root(model, t, &offset))->kind() == fb::TensorKind::Constant) {
     return fail(error, GRT_ERR_GRAPH, model, "%n writes constant %t", index, t);
@@ -229,11 +216,11 @@ grt_status check_node(const fb::Model* model, uint32_t index, ModelCounts* count
 }
 
 grt_status check_io_list(const fb::Model* model, const flatbuffers::Vector<uint32_t>* list, const char* what, grt_error* error) {
-  const uint32_t tensors = tensor_range(model, 0).end;  // the main graph's
+  const uint32_t tensors = count_of(model->tensors());
   for (uint32_t i = 0; i < count_of(list); ++i) {
     const uint32_t t = list->Get(i);
     if (t >= tensors) {
-      return fail(error, GRT_ERR_INDEX_RANGE, nullptr, "%s %u names tensor %u, but the main graph has %u", what, i, t, tensors);
+      return fail(error, GRT_ERR_INDEX_RANGE, nullptr, "%s %u names tensor %u, but the blob has %u", what, i, t, tensors);
     }
     if (model->tensors()->Get(t)->kind() != fb::TensorKind::Activation) {
       return fail(error, GRT_ERR_GRAPH, model, "%s %u is %t, which is not a planned activation", what, i, t);
@@ -314,8 +301,6 @@ grt_status check_model_local(const fb::Model* model, ModelCounts* counts, grt_er
       return fail(error, GRT_ERR_POOL_BOUNDS, model, "%p of %u bytes is more than this machine can address", p, size);
     }
   }
-  const grt_status subgraphs = check_subgraphs(model, error);
-  if (subgraphs != GRT_OK) return subgraphs;
   counts->tensors = count_of(model->tensors());
   counts->nodes = count_of(model->nodes());
   counts->pools = pools;
@@ -333,9 +318,11 @@ grt_status check_model_local(const fb::Model* model, ModelCounts* counts, grt_er
     const grt_status s = check_node(model, n, counts, error);
     if (s != GRT_OK) return s;
   }
-  const grt_status s = check_io_list(model, model->inputs(), "input", error);
-  if (s != GRT_OK) return s;
-  return check_io_list(model, model->outputs(), "output", error);
+  grt_status s = check_io_list(model, model->inputs(), "input", error);
+  if (s == GRT_OK) s = check_io_list(model, model->outputs(), "output", error);
+  // Last: it relies on every index above being in range.
+  if (s == GRT_OK) s = check_subgraphs(model, error);
+  return s;
 }
 
 }  // namespace grt

@@ -21,13 +21,11 @@ bool lifetimes_overlap(const Lifetime& a, const Lifetime& b) { return a.first <=
 // The live ranges of the tensors of one window [first, first + count) of the tensor list
 // (roots: an alias's entry is left unset), and the production order of those tensors: a
 // node reads only what an earlier node wrote, and every output is written.
-grt_status note_window(const fb::Model* model, const Lifetime* spans, Lifetime* lives, uint32_t first, uint32_t count,
-                       grt_error* error) {
+grt_status note_window(const fb::Model* model, Lifetime* lives, uint32_t first, uint32_t count, grt_error* error) {
   const auto in_window = [first, count](uint32_t t) { return t - first < count; };  // unsigned: below `first` wraps
   const uint32_t nodes = count_of(model->nodes());
   const uint32_t main_nodes = main_node_count(model);
   const uint32_t end = main_nodes == 0 ? 0 : main_nodes - 1;
-  const auto* subgraphs = model->subgraphs();
   // State is live for the whole run (and between runs): its slot is nobody else's.
   for (uint32_t i = 0; i < count; ++i) {
     const bool state = model->tensors()->Get(first + i)->kind() == fb::TensorKind::State;
@@ -37,14 +35,7 @@ grt_status note_window(const fb::Model* model, const Lifetime* spans, Lifetime* 
     const uint32_t t = model->inputs()->Get(i);
     if (in_window(t)) lives[t - first] = Lifetime{0, 0};
   }
-  // A subgraph's inputs are written by the node that invokes it, before its first node.
-  for (uint32_t s = 0; s < count_of(subgraphs); ++s) {
-    const auto* sg = subgraphs->Get(s);
-    for (uint32_t i = 0; i < count_of(sg->inputs()); ++i) {
-      const uint32_t t = sg->inputs()->Get(i);
-      if (in_window(t)) lives[t - first] = Lifetime{sg->first_node(), sg->first_node()};
-    }
-  }
+  note_subgraph_inputs(model, lives, first, count);
   for (uint32_t n = 0; n < nodes; ++n) {
     const auto* args = model->nodes()->Get(n)->args();
     // Reads first: a node that reads and writes one tensor reads what an earlier node wrote.
@@ -79,23 +70,7 @@ grt_status note_window(const fb::Model* model, const Lifetime* spans, Lifetime* 
     }
     lives[t - first].last = end;
   }
-  for (uint32_t s = 0; s < count_of(subgraphs); ++s) {
-    const auto* outputs = subgraphs->Get(s)->outputs();
-    for (uint32_t i = 0; i < count_of(outputs); ++i) {
-      const uint32_t t = outputs->Get(i);
-      if (in_window(t) && lives[t - first].first == kNoNode) {
-        return fail(error, GRT_ERR_GRAPH_ORDER, model, "subgraph %u output %u is %t, which no node of it writes", s, i, t);
-      }
-    }
-  }
-  // Production order within a subgraph is checked above on its own node indices; its
-  // tensors then live for its whole span (or not at all if nothing invokes it).
-  for (uint32_t i = 0; i < count && subgraphs != nullptr; ++i) {
-    const uint32_t graph = graph_of(model, first + i, false);
-    const bool state = model->tensors()->Get(first + i)->kind() == fb::TensorKind::State;
-    if (graph != 0 && !state && lives[i].first != kNoNode) lives[i] = spans[graph - 1];
-  }
-  return GRT_OK;
+  return finish_subgraph_window(model, lives, first, count, error);
 }
 
 // A window of tensors and their live ranges.
@@ -134,11 +109,11 @@ grt_status check_overlaps(const fb::Model* model, const Window& a, const Window&
 }
 
 // No workspace shares bytes with an activation of the window live at its node.
-grt_status check_workspaces(const fb::Model* model, const Lifetime* spans, const Window& w, grt_error* error) {
+grt_status check_workspaces(const fb::Model* model, const Window& w, grt_error* error) {
   for (uint32_t n = 0; n < count_of(model->nodes()); ++n) {
     const auto* node = model->nodes()->Get(n);
     if (node->workspace_bytes() == 0) continue;
-    const Lifetime runs = node_span(model, spans, n);
+    const Lifetime runs = node_span(model, n);
     for (uint32_t t = w.first; t < w.first + w.count; ++t) {
       const auto* a = model->tensors()->Get(t);
       const Lifetime& life = w.lives[t - w.first];
@@ -158,16 +133,14 @@ grt_status check_model_graph(const fb::Model* model, Lifetime* lifetimes, uint32
   // Every tensor at once when there is room; otherwise windows of half the room, each
   // checked against itself and every later window.
   const uint32_t size = lifetime_count >= tensor_count ? tensor_count : lifetime_count / 2;
-  Lifetime spans[kMaxSubgraphs];
-  subgraph_spans(model, spans);
   grt_status s = GRT_OK;
   for (uint32_t a = 0; s == GRT_OK && a < tensor_count; a += size) {
     const Window outer{a, tensor_count - a < size ? tensor_count - a : size, lifetimes};
-    s = note_window(model, spans, lifetimes, outer.first, outer.count, error);
-    if (s == GRT_OK) s = check_workspaces(model, spans, outer, error);
+    s = note_window(model, lifetimes, outer.first, outer.count, error);
+    if (s == GRT_OK) s = check_workspaces(model, outer, error);
     for (uint32_t b = a; s == GRT_OK && b < tensor_count; b += size) {
       const Window inner = b == a ? outer : Window{b, tensor_count - b < size ? tensor_count - b : size, lifetimes + size};
-      if (b != a) s = note_window(model, spans, lifetimes + size, inner.first, inner.count, error);
+      if (b != a) s = note_window(model, lifetimes + size, inner.first, inner.count, error);
       if (s == GRT_OK) s = check_overlaps(model, outer, inner, error);
     }
   }

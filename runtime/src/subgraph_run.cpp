@@ -10,10 +10,14 @@ namespace {
 
 grt_executor* running_executor() { return static_cast<grt_executor*>(*grt_platform_current_slot()); }
 
-const fb::Subgraph* subgraph_of(const void* handle) { return static_cast<const fb::Subgraph*>(handle); }
+// The subgraph, or NULL when there is no such index (no executor, or not in the blob).
+const fb::Subgraph* subgraph_of(const grt_executor* x, int64_t index) {
+  if (x == nullptr || index < 0 || static_cast<uint64_t>(index) >= count_of(x->model->subgraphs())) return nullptr;
+  return x->model->subgraphs()->Get(static_cast<uint32_t>(index));
+}
 
-const flatbuffers::Vector<uint32_t>* io_list(const void* handle, int output) {
-  const auto* sg = subgraph_of(handle);
+const flatbuffers::Vector<uint32_t>* io_list(const fb::Subgraph* sg, int output) {
+  if (sg == nullptr) return nullptr;
   return output != 0 ? sg->outputs() : sg->inputs();
 }
 
@@ -37,7 +41,7 @@ extern "C" {
 
 int grt_subgraph_supported(void) {
   grt_executor* x = grt::running_executor();
-  if (x == nullptr) return -1;
+  if (x == nullptr || grt::subgraph_checks_linked() == 0) return -1;
   // DYNAMIC allocates workspaces node by node in run() and its allocation replay does not
   // see the nodes a control node runs: refused rather than miscounted.
   if (grt::is_scheduled(grt::strategy_of(x))) {
@@ -47,19 +51,25 @@ int grt_subgraph_supported(void) {
   return 0;
 }
 
-uint32_t grt_subgraph_io_count(const void* subgraph, int output) { return grt::count_of(grt::io_list(subgraph, output)); }
+uint32_t grt_subgraph_io_count(int64_t subgraph, int output) {
+  return grt::count_of(grt::io_list(grt::subgraph_of(grt::running_executor(), subgraph), output));
+}
 
-int grt_subgraph_describe(const void* subgraph, int output, uint32_t i, DLTensor* d) {
+int grt_subgraph_describe(int64_t subgraph, int output, uint32_t i, DLTensor* d) {
   grt_executor* x = grt::running_executor();
-  const auto* list = grt::io_list(subgraph, output);
-  if (x == nullptr || i >= grt::count_of(list)) return -1;
+  const auto* list = grt::io_list(grt::subgraph_of(x, subgraph), output);
+  if (i >= grt::count_of(list)) return -1;
   grt::describe(x, list->Get(i), d, x->memory_held);
   return 0;
 }
 
-int grt_subgraph_run(const void* subgraph) {
+int grt_subgraph_run(int64_t subgraph) {
   grt_executor* x = grt::running_executor();
-  const auto* sg = grt::subgraph_of(subgraph);
+  const auto* sg = grt::subgraph_of(x, subgraph);
+  if (sg == nullptr) {
+    TVMAPISetLastError("no such subgraph");
+    return -1;
+  }
   if (grt::cancelled(x)) return -1;
   const uint32_t first = sg->first_node();
   const uint32_t end = first + sg->node_count();
@@ -87,10 +97,20 @@ int grt_subgraph_run(const void* subgraph) {
       function = static_cast<const TVMBackendPackedCFunc*>(x->nodes)[n];
       arg_count = grt::marshal(x, node, values, codes, x->tensors, true);
     }
+    // The hooks see a subgraph's nodes too (their indices follow the main graph's): a
+    // before_node that asks to stop cancels the run, as it does between main-graph nodes.
+    const grt_hooks* hooks = x->hooks;
+    if (hooks != nullptr && hooks->before_node != nullptr && hooks->before_node(hooks->user, n) != 0) {
+      grt_cancel(x);
+      grt::cancelled(x);  // sets the message
+      return -1;
+    }
     const size_t workspace_bytes = static_cast<size_t>(node->workspace_bytes());
     if (x->workspace != nullptr) grt_stack_init(x->workspace, grt::workspace_of(x, node), workspace_bytes);
     x->error.message[0] = '\0';
+    const uint64_t start = (hooks != nullptr && hooks->node_done != nullptr) ? grt_platform_ticks() : 0;
     const int rc = function(values, codes, static_cast<int>(arg_count), &ret, &ret_code, nullptr);
+    if (hooks != nullptr && hooks->node_done != nullptr) hooks->node_done(hooks->user, n, grt::kernel_name(x->model, n), grt_platform_ticks() - start);
     if (rc != 0) {
       if (x->cancel_requested.load(std::memory_order_relaxed) != 0) return -1;  // the message says so already
       const grt_error said = x->error;

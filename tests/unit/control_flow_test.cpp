@@ -180,8 +180,10 @@ std::string import_error(const TfliteModelSpec& spec) {
 // An executor under one strategy (static pools or a stack allocator) and argument mode,
 // sized exactly from grt_model_requirements_for.
 struct ControlRun {
-  ControlRun(const AlignedBytes& blob, grt_strategy strategy, grt_arguments arguments, const grt_registry* own = nullptr) {
+  ControlRun(const AlignedBytes& blob, grt_strategy strategy, grt_arguments arguments, const grt_registry* own = nullptr,
+             const grt_hooks* hooks = nullptr) {
     grt_options options{};
+    options.hooks = hooks;
     options.registry = own != nullptr ? own : &registry.registry;
     options.memory.strategy = strategy;
     options.arguments = arguments;
@@ -377,7 +379,7 @@ std::string init_message(const ModelDef& def, grt_status expected) {
 TEST(ControlFlowLoader, RefusesABadSubgraphIndex) {
   ModelDef def = imported(add_or_mul());
   def.nodes[0].args[1].value = 7;
-  EXPECT_REFUSED(def, GRT_ERR_INDEX_RANGE, "argument 1 invokes subgraph 7: the blob has 2");
+  EXPECT_REFUSED(def, GRT_ERR_INDEX_RANGE, "argument 1 invokes subgraph 7, but the blob has 2");
 }
 
 TEST(ControlFlowLoader, RefusesRecursion) {
@@ -473,6 +475,21 @@ TEST(ControlFlowLoader, DynamicStrategyIsRefusedByName) {
   EXPECT_NE(std::string(error.message).find("not GRT_STRATEGY_DYNAMIC"), std::string::npos) << error.message;
 }
 
+// The builder's hand-made blob (also the fuzz corpus's seed): then copies once, else twice.
+TEST(ControlFlow, HandBuiltIfBlobRuns) {
+  const AlignedBytes blob = to_blob(if_else_copy());
+  for (const Mode mode : kModes) {
+    ControlRun run(blob, mode.strategy, mode.arguments);
+    ASSERT_EQ(run.status, GRT_OK) << run.error.message;
+    for (const uint8_t cond : {0, 1}) {
+      run.set(0, std::vector<uint8_t>{cond});
+      run.set(1, std::vector<int8_t>{1, -2, 3, -4});
+      ASSERT_EQ(grt_run(run.executor), GRT_OK) << grt_last_error(run.executor)->message;
+      EXPECT_EQ(run.get<int8_t>(0), (std::vector<int8_t>{1, -2, 3, -4}));
+    }
+  }
+}
+
 // ---- cancellation: a WHILE whose condition never turns false ----
 
 grt_executor* g_cancel_target = nullptr;
@@ -526,6 +543,28 @@ TEST(ControlFlow, CancelStopsAWhileThatNeverEnds) {
     EXPECT_EQ(grt_run(run.executor), GRT_OK) << grt_last_error(run.executor)->message;
     EXPECT_EQ(g_body_runs, 0);
   }
+}
+
+// The before_node hook sees the body's nodes on every iteration and stops the loop.
+int g_hook_calls = 0;
+int stop_at_500th_subgraph_node(void*, uint32_t node) {
+  if (node == 0) return 0;  // the WHILE itself
+  return ++g_hook_calls == 500 ? 1 : 0;
+}
+
+TEST(ControlFlow, BeforeNodeHookSeesSubgraphNodesAndStopsAWhile) {
+  // cond: i < n; body: i + 1 (counting_loop) with n far beyond what the hook allows.
+  const AlignedBytes blob = to_blob(imported(counting_loop()));
+  grt_hooks hooks{};
+  hooks.before_node = stop_at_500th_subgraph_node;
+  ControlRun run(blob, GRT_STRATEGY_STATIC, GRT_ARGUMENTS_PREPARED, nullptr, &hooks);
+  ASSERT_EQ(run.status, GRT_OK) << run.error.message;
+  run.set(0, I{0});
+  run.set(1, I{1 << 30});
+  run.set(2, F{1, 1});
+  g_hook_calls = 0;
+  EXPECT_EQ(grt_run(run.executor), GRT_ERR_CANCELLED) << grt_last_error(run.executor)->message;
+  EXPECT_EQ(g_hook_calls, 500);
 }
 
 }  // namespace

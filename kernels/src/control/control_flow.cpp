@@ -30,11 +30,11 @@ bool same_type(const DLTensor* a, const DLTensor* b) {
   return true;
 }
 
-bool is_subgraph(TVMValue* args, int* codes, int i) { return codes[i] == kTVMOpaqueHandle && args[i].v_handle != nullptr; }
+bool is_subgraph(int* codes, int i) { return codes[i] == GRT_SUBGRAPH_ARG; }
 
 // Arguments [first, first + count) are tensors matching the subgraph's inputs or outputs one
 // for one; outputs (`written`) are not constants (which have data before memory is bound).
-bool matches(ArgCheck& check, TVMValue* args, int first, uint32_t count, const void* subgraph, int side,
+bool matches(ArgCheck& check, TVMValue* args, int first, uint32_t count, int64_t subgraph, int side,
              bool written, const char* what) {
   for (uint32_t i = 0; i < count && check.ok(); ++i) {
     const int a = first + static_cast<int>(i);
@@ -48,7 +48,7 @@ bool matches(ArgCheck& check, TVMValue* args, int first, uint32_t count, const v
 }
 
 // Copies `count` values into the subgraph's inputs or out of its outputs.
-void copy_in(const void* subgraph, void* const* from, const size_t* bytes, uint32_t count) {
+void copy_in(int64_t subgraph, void* const* from, const size_t* bytes, uint32_t count) {
   for (uint32_t i = 0; i < count; ++i) {
     DLTensor d;
     grt_subgraph_describe(subgraph, 0, i, &d);
@@ -56,7 +56,7 @@ void copy_in(const void* subgraph, void* const* from, const size_t* bytes, uint3
   }
 }
 
-void copy_out(const void* subgraph, void* const* to, const size_t* bytes, uint32_t count) {
+void copy_out(int64_t subgraph, void* const* to, const size_t* bytes, uint32_t count) {
   for (uint32_t i = 0; i < count; ++i) {
     DLTensor d;
     grt_subgraph_describe(subgraph, 1, i, &d);
@@ -73,7 +73,7 @@ void note_values(TVMValue* args, int first, uint32_t count, void** data, size_t*
   }
 }
 
-bool flag_of(const void* subgraph) {
+bool flag_of(int64_t subgraph) {
   DLTensor d;
   grt_subgraph_describe(subgraph, 1, 0, &d);
   return *data_of<uint8_t>(&d) != 0;
@@ -88,16 +88,16 @@ GRT_CHECK_FUNCTION(if_else) {
   (void)ret_value, (void)ret_type_code, (void)resource_handle;
   if (grt_subgraph_supported() != 0) return -1;  // its message says why
   ArgCheck check("if_else", args, type_codes, num_args);
-  check.count_between(3, 255).expect(is_subgraph(args, type_codes, 0) && is_subgraph(args, type_codes, 1), "arguments 0 and 1 must be subgraphs");
+  check.count_between(3, 255).expect(num_args >= 2 && is_subgraph(type_codes, 0) && is_subgraph(type_codes, 1), "arguments 0 and 1 must be subgraphs");
   check.tensor(2, ElementType::kBool);
   if (!check.ok()) return check.result();
   check.expect(element_count(tensor_at(args, 2)) == 1, "the condition must have one element");
-  const void* branches[2] = {args[0].v_handle, args[1].v_handle};
+  const int64_t branches[2] = {args[0].v_int64, args[1].v_int64};
   const uint32_t n = grt_subgraph_io_count(branches[0], 0);
   const uint32_t m = grt_subgraph_io_count(branches[0], 1);
   check.expect(n <= kMaxValues && m <= kMaxValues, "more than 16 inputs or outputs");
   check.expect(static_cast<uint32_t>(num_args) == 3 + n + m, "the arguments do not match the then-branch's inputs and outputs");
-  for (const void* branch : branches) {
+  for (const int64_t branch : branches) {
     check.expect(grt_subgraph_io_count(branch, 0) == n && grt_subgraph_io_count(branch, 1) == m, "the branches differ in arity");
     matches(check, args, 3, n, branch, 0, false, "an input differs in dtype or shape from a branch's");
     matches(check, args, 3 + static_cast<int>(n), m, branch, 1, true, "an output differs in dtype or shape from a branch's");
@@ -108,7 +108,7 @@ GRT_CHECK_FUNCTION(if_else) {
 GRT_KERNEL_FUNCTION(if_else) {
   (void)type_codes, (void)ret_value, (void)ret_type_code, (void)resource_handle;
   const bool take_then = *data_of<uint8_t>(tensor_at(args, 2)) != 0;
-  const void* branch = take_then ? args[0].v_handle : args[1].v_handle;
+  const int64_t branch = take_then ? args[0].v_int64 : args[1].v_int64;
   const uint32_t n = grt_subgraph_io_count(branch, 0);
   const uint32_t m = static_cast<uint32_t>(num_args) - 3 - n;
   void* in[kMaxValues];
@@ -127,10 +127,10 @@ GRT_CHECK_FUNCTION(while_loop) {
   (void)ret_value, (void)ret_type_code, (void)resource_handle;
   if (grt_subgraph_supported() != 0) return -1;  // its message says why
   ArgCheck check("while_loop", args, type_codes, num_args);
-  check.count_between(2, 255).expect(is_subgraph(args, type_codes, 0) && is_subgraph(args, type_codes, 1), "arguments 0 and 1 must be subgraphs");
+  check.count_between(2, 255).expect(num_args >= 2 && is_subgraph(type_codes, 0) && is_subgraph(type_codes, 1), "arguments 0 and 1 must be subgraphs");
   if (!check.ok()) return check.result();
-  const void* cond = args[0].v_handle;
-  const void* body = args[1].v_handle;
+  const int64_t cond = args[0].v_int64;
+  const int64_t body = args[1].v_int64;
   const uint32_t n = grt_subgraph_io_count(body, 0);
   check.expect(n <= kMaxValues, "more than 16 loop values");
   check.expect(static_cast<uint32_t>(num_args) == 2 + 2 * n, "the arguments are not the body's inputs and as many outputs");
@@ -149,8 +149,8 @@ GRT_CHECK_FUNCTION(while_loop) {
 
 GRT_KERNEL_FUNCTION(while_loop) {
   (void)type_codes, (void)ret_value, (void)ret_type_code, (void)resource_handle;
-  const void* cond = args[0].v_handle;
-  const void* body = args[1].v_handle;
+  const int64_t cond = args[0].v_int64;
+  const int64_t body = args[1].v_int64;
   const uint32_t n = static_cast<uint32_t>(num_args - 2) / 2;
   void* in[kMaxValues];
   void* values[kMaxValues];
