@@ -26,6 +26,7 @@
 #include "reduce/entries.inc"
 #include "signal/entries.inc"
 #include "state/entries.inc"
+#include "control/entries.inc"
 #undef GRT_KERNEL
 #undef GRT_IN_PLACE_KERNEL
 
@@ -45,6 +46,7 @@ constexpr grt_kernel_entry kUnsorted[] = {
 #include "reduce/entries.inc"
 #include "signal/entries.inc"
 #include "state/entries.inc"
+#include "control/entries.inc"
 #undef GRT_KERNEL
 #undef GRT_IN_PLACE_KERNEL
 };

@@ -80,8 +80,9 @@ uint32_t marshal(const grt_executor* x, const fb::Node* node, TVMValue* values, 
         break;
       }
       case fb::ArgKind::Int:
+      case fb::ArgKind::Subgraph:  // its index, with a code no other argument has (graphrt/subgraph.h)
         values[a].v_int64 = arg->value();
-        codes[a] = kTVMArgInt;
+        codes[a] = arg->kind() == fb::ArgKind::Int ? kTVMArgInt : kTVMOpaqueHandle;
         break;
       case fb::ArgKind::Float: {
         const int64_t bits = arg->value();

@@ -13,6 +13,8 @@ namespace {
 __attribute__((noinline, cold)) grt_status kernel_failed(grt_executor* x, uint32_t node, int code) {
   // What the kernel passed to TVMAPISetLastError is in the message about to be rewritten.
   const grt_error said = x->error;
+  // A control node stops its loop when the run is cancelled (grt_subgraph_run).
+  if (x->cancel_requested.load(std::memory_order_relaxed) != 0) return fail(&x->error, GRT_ERR_CANCELLED, x->model, "cancelled in %n", node);
   if (said.message[0] != '\0') return fail(&x->error, GRT_ERR_KERNEL_FAILED, x->model, "%n failed: %s", node, said.message);
   return fail(&x->error, GRT_ERR_KERNEL_FAILED, x->model, "%n failed with code %d", node, code);
 }
@@ -29,7 +31,7 @@ grt_status run_static(grt_executor* x) {
   int* codes = x->codes;
   TVMValue ret;
   int ret_code = 0;
-  const uint32_t nodes = node_count(x);
+  const uint32_t nodes = main_node_count(x->model);  // subgraphs' nodes run inside their callers
   for (uint32_t n = 0; n < nodes; ++n, ++node) {
     // Every node gets its own workspace, an empty one included: none inherits the previous node's.
     if (x->workspace != nullptr) grt_stack_init(x->workspace, node->workspace, node->workspace_bytes);
@@ -57,7 +59,7 @@ grt_status run_general(grt_executor* x) {
   const uint32_t* free_order = schedule_of_dynamic.free_order;
   TVMValue ret;
   int ret_code = 0;
-  const uint32_t nodes = node_count(x);
+  const uint32_t nodes = main_node_count(x->model);  // subgraphs' nodes run inside their callers
   for (uint32_t n = 0; n < nodes; ++n) {
     const auto* node = x->model->nodes()->Get(n);
     if (hooks != nullptr && hooks->before_node != nullptr && hooks->before_node(hooks->user, n) != 0) {

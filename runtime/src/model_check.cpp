@@ -147,11 +147,12 @@ grt_status check_alias_fits(const fb::Model* model, uint32_t index, grt_error* e
 
 grt_status check_arg(const fb::Model* model, uint32_t index, uint32_t a, const fb::Arg* arg, grt_error* error) {
   const auto kind = arg->kind();
-  if (kind == fb::ArgKind::Int || kind == fb::ArgKind::Float || kind == fb::ArgKind::None) return GRT_OK;
+  // A Subgraph index is read only by control kernels, which link its checks (check_subgraphs).
+  if (kind == fb::ArgKind::Int || kind == fb::ArgKind::Float || kind == fb::ArgKind::None || kind == fb::ArgKind::Subgraph) return GRT_OK;
+  const int64_t value = arg->value();
   if (kind != fb::ArgKind::Input && kind != fb::ArgKind::Output && kind != fb::ArgKind::IntArray) {
     return fail(error, GRT_ERR_GRAPH, model, "%n argument %u has unknown kind %u", index, a, kind);
   }
-  const int64_t value = arg->value();
   const uint32_t tensors = count_of(model->tensors());
   if (value < 0 || static_cast<uint64_t>(value) >= tensors) {
     return fail(error, GRT_ERR_INDEX_RANGE, model, "%n argument %u names tensor %d, but the blob has %u", index, a, value, tensors);
@@ -317,9 +318,11 @@ grt_status check_model_local(const fb::Model* model, ModelCounts* counts, grt_er
     const grt_status s = check_node(model, n, counts, error);
     if (s != GRT_OK) return s;
   }
-  const grt_status s = check_io_list(model, model->inputs(), "input", error);
-  if (s != GRT_OK) return s;
-  return check_io_list(model, model->outputs(), "output", error);
+  grt_status s = check_io_list(model, model->inputs(), "input", error);
+  if (s == GRT_OK) s = check_io_list(model, model->outputs(), "output", error);
+  // Last: it relies on every index above being in range.
+  if (s == GRT_OK) s = check_subgraphs(model, error);
+  return s;
 }
 
 }  // namespace grt

@@ -40,6 +40,32 @@ struct Lifetime {
   uint32_t last;
 };
 
+// ---- subgraphs (schema 1.2) ----
+// Graph 0 is the main graph; graph s + 1 is subgraph s.
+constexpr uint32_t kMaxSubgraphs = 32;
+// The nodes the run loop runs: all of them in a blob without subgraphs.
+uint32_t main_node_count(const fb::Model* model);
+// The rest has weak defaults in the core (model_subgraph_check.cpp) for programs without a
+// control-flow kernel, and its real definitions in subgraph_check.cpp.
+// The subgraph table: at most kMaxSubgraphs, node and tensor ranges that follow the main
+// graph's in order without gaps and end with the blob's lists, inputs and outputs that are
+// activations of the subgraph's own range, every node argument and alias within its graph,
+// and Subgraph arguments naming only later graphs (no recursion). Runs after every other
+// local check. The default refuses any blob with subgraphs.
+grt_status check_subgraphs(const fb::Model* model, grt_error* error);
+// When node n may run: its own index in the main graph, otherwise its subgraph's span: the
+// main-graph nodes that invoke it, directly or through other subgraphs, first to last
+// (UINT32_MAX for one nothing invokes). A subgraph's tensors and its nodes' workspaces are
+// live for all of its span (the simplest sound choice: nothing of a subgraph shares bytes
+// with anything live while it may run).
+Lifetime node_span(const fb::Model* model, uint32_t n);
+// note_window's part for subgraphs: their inputs count as written when they start; then
+// every subgraph output must be written, and subgraph tensors take their graph's span.
+void note_subgraph_inputs(const fb::Model* model, Lifetime* lives, uint32_t first, uint32_t count);
+grt_status finish_subgraph_window(const fb::Model* model, Lifetime* lives, uint32_t first, uint32_t count, grt_error* error);
+// Defined only in subgraph_check.cpp: grt_subgraph_run calls it so that file is linked.
+int subgraph_checks_linked();
+
 // Identifier, schema version, then FlatBuffers' verifier.
 grt_status open_model(const void* blob, size_t blob_size, const fb::Model** model, grt_error* error);
 

@@ -24,7 +24,8 @@ bool lifetimes_overlap(const Lifetime& a, const Lifetime& b) { return a.first <=
 grt_status note_window(const fb::Model* model, Lifetime* lives, uint32_t first, uint32_t count, grt_error* error) {
   const auto in_window = [first, count](uint32_t t) { return t - first < count; };  // unsigned: below `first` wraps
   const uint32_t nodes = count_of(model->nodes());
-  const uint32_t end = nodes == 0 ? 0 : nodes - 1;
+  const uint32_t main_nodes = main_node_count(model);
+  const uint32_t end = main_nodes == 0 ? 0 : main_nodes - 1;
   // State is live for the whole run (and between runs): its slot is nobody else's.
   for (uint32_t i = 0; i < count; ++i) {
     const bool state = model->tensors()->Get(first + i)->kind() == fb::TensorKind::State;
@@ -34,6 +35,7 @@ grt_status note_window(const fb::Model* model, Lifetime* lives, uint32_t first, 
     const uint32_t t = model->inputs()->Get(i);
     if (in_window(t)) lives[t - first] = Lifetime{0, 0};
   }
+  note_subgraph_inputs(model, lives, first, count);
   for (uint32_t n = 0; n < nodes; ++n) {
     const auto* args = model->nodes()->Get(n)->args();
     // Reads first: a node that reads and writes one tensor reads what an earlier node wrote.
@@ -68,7 +70,7 @@ grt_status note_window(const fb::Model* model, Lifetime* lives, uint32_t first, 
     }
     lives[t - first].last = end;
   }
-  return GRT_OK;
+  return finish_subgraph_window(model, lives, first, count, error);
 }
 
 // A window of tensors and their live ranges.
@@ -111,10 +113,11 @@ grt_status check_workspaces(const fb::Model* model, const Window& w, grt_error* 
   for (uint32_t n = 0; n < count_of(model->nodes()); ++n) {
     const auto* node = model->nodes()->Get(n);
     if (node->workspace_bytes() == 0) continue;
+    const Lifetime runs = node_span(model, n);
     for (uint32_t t = w.first; t < w.first + w.count; ++t) {
       const auto* a = model->tensors()->Get(t);
       const Lifetime& life = w.lives[t - w.first];
-      if (!planned(model, w, t) || a->pool() != node->workspace_pool() || life.first > n || life.last < n) continue;
+      if (!planned(model, w, t) || a->pool() != node->workspace_pool() || !lifetimes_overlap(life, runs)) continue;
       if (!ranges_overlap(a->offset(), tensor_bytes(a), node->workspace_offset(), node->workspace_bytes())) continue;
       return fail(error, GRT_ERR_PLAN_OVERLAP, model, "plan overlap: %n workspace shares bytes of %p with live %t", n, a->pool(), t);
     }

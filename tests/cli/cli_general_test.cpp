@@ -17,7 +17,7 @@ TEST(CliGeneral, VersionNamesProgramAndSchema) {
   const CliResult r = run_graphrt({"--version"});
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.out.rfind("graphrt 0.", 0), 0u) << r.out;
-  EXPECT_NE(r.out.find("schema 1.1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("schema 1.2"), std::string::npos) << r.out;
 }
 
 TEST(CliGeneral, HelpListsEveryCommand) {

@@ -22,13 +22,30 @@ extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
 
 namespace grt::fuzz {
 
+// A WHILE may loop for ever (TFLM's semantics; cancelling is the bound): for a blob with
+// subgraphs the targets run with this hook, which stops a run after 2^16 nodes. Blobs
+// without subgraphs keep the hook-free path (run_static) under the fuzzer.
+inline int stop_after_many_nodes(void* user, uint32_t) { return ++*static_cast<uint32_t*>(user) > (1u << 16) ? 1 : 0; }
+
+// The hooks for `blob` (already accepted by the loader), or NULL when it has no subgraphs.
+inline const grt_hooks* loop_bound_hooks(const void* blob, uint32_t* counter, grt_hooks* storage) {
+  const auto* subgraphs = fb::GetModel(blob)->subgraphs();
+  if (subgraphs == nullptr || subgraphs->size() == 0) return nullptr;
+  *counter = 0;
+  *storage = grt_hooks{};
+  storage->before_node = stop_after_many_nodes;
+  storage->user = counter;
+  return storage;
+}
+
 class BlobMutator {
  public:
   explicit BlobMutator(unsigned seed) : random_(seed) {}
 
   // Mutates m in place; false when it has nothing to mutate.
   bool mutate(tools::ModelDef* m) {
-    switch (below(12)) {
+    switch (below(13)) {
+      case 12: return mutate_subgraph(m);
       case 0: return mutate_tensor(m);
       case 1: return mutate_shape(m);
       case 2: return mutate_node(m);
@@ -97,6 +114,25 @@ class BlobMutator {
       default:
         if (!shape.empty()) shape[below(shape.size())] = static_cast<int64_t>(below(8));
         break;
+    }
+    return true;
+  }
+
+  // Subgraph tables (schema 1.2): ranges moved, lists edited, a node made to invoke one.
+  bool mutate_subgraph(tools::ModelDef* m) {
+    if (m->subgraphs.empty() || below(4) == 0) {
+      if (m->nodes.empty()) return false;
+      m->nodes[below(m->nodes.size())].args.push_back(tools::ArgDef::subgraph(index(m->subgraphs.size() + 1)));
+      return true;
+    }
+    tools::SubgraphDef& g = m->subgraphs[below(m->subgraphs.size())];
+    switch (below(6)) {
+      case 0: g.first_node = index(m->nodes.size() + 1); break;
+      case 1: g.node_count = index(m->nodes.size() + 1); break;
+      case 2: g.first_tensor = index(m->tensors.size() + 1); break;
+      case 3: g.tensor_count = index(m->tensors.size() + 1); break;
+      case 4: (below(2) == 0 ? g.inputs : g.outputs).push_back(index(m->tensors.size())); break;
+      default: m->subgraphs.erase(m->subgraphs.begin() + static_cast<std::ptrdiff_t>(below(m->subgraphs.size()))); break;
     }
     return true;
   }

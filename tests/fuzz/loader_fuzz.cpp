@@ -62,6 +62,9 @@ void load_and_run(const void* model, size_t size) {
   options.memory.pool_buffers = pointers.data();
   options.memory.pool_sizes = sizes.data();
   options.memory.pool_count = requirements.pool_count;
+  uint32_t nodes_run = 0;
+  grt_hooks hooks;
+  options.hooks = grt::fuzz::loop_bound_hooks(model, &nodes_run, &hooks);
   grt_executor* executor = nullptr;
   if (grt_init(&executor, storage.data(), storage.size(), model, size, &options, &error) != GRT_OK) return;
   grt_run(executor);

@@ -45,6 +45,9 @@ grt_options options_for(const grt_registry* registry, grt_strategy strategy, grt
 // the budget came from the runtime itself.
 void init_and_run(Blob blob, grt_options options, const grt_allocator* allocator, size_t bookkeeping, bool budget_is_exact) {
   options.memory.allocator = allocator;
+  uint32_t nodes_run = 0;
+  grt_hooks hooks;
+  options.hooks = grt::fuzz::loop_bound_hooks(blob.data, &nodes_run, &hooks);
   grt::tools::AlignedBytes storage(bookkeeping);
   grt_executor* executor = nullptr;
   grt_error error{};

@@ -102,6 +102,12 @@ int main(int argc, char** argv) {
     write_blob_seeds(out, name, blob);
     ++seeds;
   }
+  {
+    const std::vector<uint8_t> blob = grt::tools::serialize(grt::test::if_else_copy());
+    write_model_and_envelopes(loader, "if_else_copy", blob, key);
+    write_blob_seeds(out, "if_else_copy", blob);
+    ++seeds;
+  }
   if (argc >= 3 && fs::is_directory(fs::path(argv[2]) / "models")) {
     for (const auto& entry : fs::directory_iterator(fs::path(argv[2]) / "models")) {
       if (entry.path().extension() != ".tflite" || entry.file_size() > kMaxSeedBytes) continue;

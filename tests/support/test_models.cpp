@@ -18,6 +18,33 @@ tools::ModelDef add_constant_f32(double low, double high) {
   return model;
 }
 
+tools::ModelDef if_else_copy(int64_t n) {
+  tools::ModelDef m;
+  m.name = "if_else_copy";
+  m.producer = "graphrt tests";
+  const uint32_t cond = m.add_activation("cond", tools::DType::Bool, {1});
+  const uint32_t x = m.add_activation("x", tools::DType::Int8, {1, n});
+  const uint32_t y = m.add_activation("y", tools::DType::Int8, {1, n});
+  m.inputs = {cond, x};
+  m.outputs = {y};
+  m.add_node("if_else", {tools::ArgDef::subgraph(0), tools::ArgDef::subgraph(1), tools::ArgDef::input(cond), tools::ArgDef::input(x),
+                         tools::ArgDef::output(y)});
+  for (const int copies : {1, 2}) {
+    m.begin_subgraph(copies == 1 ? "then" : "else");
+    uint32_t previous = m.add_activation("in", tools::DType::Int8, {1, n});
+    m.subgraphs.back().inputs = {previous};
+    for (int i = 0; i < copies; ++i) {
+      const uint32_t next = m.add_activation("t" + std::to_string(i), tools::DType::Int8, {1, n});
+      m.add_node("copy", {tools::ArgDef::input(previous), tools::ArgDef::output(next)});
+      previous = next;
+    }
+    m.subgraphs.back().outputs = {previous};
+  }
+  m.end_subgraph();
+  tools::plan_default(&m);
+  return m;
+}
+
 tools::ModelDef copy_chain(int copies, int64_t n) {
   tools::ModelDef m;
   m.name = "copy_chain";

@@ -20,6 +20,10 @@ tools::ModelDef copy_chain(int copies, int64_t n = 16);
 // two Float arguments, planned in one pool.
 tools::ModelDef add_constant_f32(double low, double high);
 
+// cond (bool [1]), x (int8 [1, n]) -> if_else: x copied once (then) or twice (else) -> y;
+// two subgraphs (schema 1.2), planned in one pool.
+tools::ModelDef if_else_copy(int64_t n = 4);
+
 // Serializes into 16-byte aligned memory.
 tools::AlignedBytes to_blob(const tools::ModelDef& model);
 

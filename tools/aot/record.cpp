@@ -128,6 +128,11 @@ bool record_graph(const uint8_t* blob, size_t size, bool generated, Graph* out, 
     *error = runtime_error.message;
     return false;
   }
+  if (const auto* subgraphs = fb::GetModel(blob)->subgraphs(); subgraphs != nullptr && subgraphs->size() != 0) {
+    // AoT C is one straight line of calls; control flow needs the interpreter's subgraphs.
+    *error = "the model has " + std::to_string(subgraphs->size()) + " subgraphs (IF, WHILE): AoT C has no control flow; run it with the interpreter";
+    return false;
+  }
   Recorder recorder;
   recorder.model = fb::GetModel(blob);
   recorder.graph = out;

@@ -160,10 +160,15 @@ std::vector<uint8_t> serialize(const ModelDef& m, const SerializeOptions& option
     pools.push_back(fb::CreatePool(fbb, fbb.CreateString(p.name), p.size, p.alignment,
                                    p.placement.empty() ? 0 : fbb.CreateString(p.placement)));
   }
+  std::vector<flatbuffers::Offset<fb::Subgraph>> subgraphs;
+  for (const auto& g : m.subgraphs) {
+    subgraphs.push_back(fb::CreateSubgraph(fbb, fbb.CreateString(g.name), g.first_node, g.node_count, g.first_tensor,
+                                           g.tensor_count, fbb.CreateVector(g.inputs), fbb.CreateVector(g.outputs)));
+  }
   const auto model = fb::CreateModel(fbb, m.version_major, m.version_minor, fbb.CreateString(m.name), fbb.CreateString(m.producer),
                                      fbb.CreateVectorOfStrings(m.kernels), fbb.CreateVector(tensors), fbb.CreateVector(nodes),
                                      fbb.CreateVector(m.inputs), fbb.CreateVector(m.outputs), fbb.CreateVector(buffers),
-                                     fbb.CreateVector(pools));
+                                     fbb.CreateVector(pools), subgraphs.empty() ? 0 : fbb.CreateVector(subgraphs));
   fb::FinishModelBuffer(fbb, model);
   return std::vector<uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
 }
@@ -251,8 +256,38 @@ bool parse(const uint8_t* data, size_t size, ModelDef* out, std::string* error) 
       m.pools.push_back(std::move(d));
     }
   }
+  if (model->subgraphs()) {
+    for (const auto* g : *model->subgraphs()) {
+      SubgraphDef d;
+      if (g->name()) d.name = g->name()->str();
+      d.first_node = g->first_node();
+      d.node_count = g->node_count();
+      d.first_tensor = g->first_tensor();
+      d.tensor_count = g->tensor_count();
+      if (g->inputs()) d.inputs.assign(g->inputs()->begin(), g->inputs()->end());
+      if (g->outputs()) d.outputs.assign(g->outputs()->begin(), g->outputs()->end());
+      m.subgraphs.push_back(std::move(d));
+    }
+  }
   *out = std::move(m);
   return true;
+}
+
+uint32_t ModelDef::begin_subgraph(std::string subgraph_name) {
+  end_subgraph();
+  SubgraphDef g;
+  g.name = std::move(subgraph_name);
+  g.first_node = static_cast<uint32_t>(nodes.size());
+  g.first_tensor = static_cast<uint32_t>(tensors.size());
+  subgraphs.push_back(std::move(g));
+  return static_cast<uint32_t>(subgraphs.size() - 1);
+}
+
+void ModelDef::end_subgraph() {
+  if (subgraphs.empty()) return;
+  SubgraphDef& g = subgraphs.back();
+  g.node_count = static_cast<uint32_t>(nodes.size()) - g.first_node;
+  g.tensor_count = static_cast<uint32_t>(tensors.size()) - g.first_tensor;
 }
 
 }  // namespace grt::tools

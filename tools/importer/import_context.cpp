@@ -380,6 +380,7 @@ const ConverterTable& builtin_converters() {
     register_signal_ops(t);
     register_state_ops(t);
     register_variable_ops(t);
+    register_control_ops(t);
     return t;
   }();
   return table;

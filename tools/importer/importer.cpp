@@ -2,6 +2,8 @@
 // operator. Every index the file holds is checked before anything follows it.
 #include "graphrt/tools/importer.h"
 
+#include <algorithm>
+#include <functional>
 #include <utility>
 
 #include "graphrt/tools/import_context.h"
@@ -115,14 +117,18 @@ std::string check_total_activations(const ModelDef& graph) {
 }
 
 // "SVDF x7, CUSTOM:SignalWindow x1", in order of first appearance.
-std::string list_unsupported(const tflite::Model& model, const tflite::SubGraph& subgraph, const ConverterTable& converters,
+// Over every graph the import converts.
+std::string list_unsupported(const tflite::Model& model, const std::vector<uint32_t>& graphs, const ConverterTable& converters,
                              std::map<std::string, int>* counts) {
   std::vector<std::string> order;
-  for (uint32_t i = 0; i < count_of(subgraph.operators()); ++i) {
-    const tflite::OperatorCode& code = *model.operator_codes()->Get(subgraph.operators()->Get(i)->opcode_index());
-    if (converters.find(code) != nullptr) continue;
-    const std::string name = operator_code_name(code);
-    if ((*counts)[name]++ == 0) order.push_back(name);
+  for (const uint32_t k : graphs) {
+    const tflite::SubGraph& subgraph = *model.subgraphs()->Get(k);
+    for (uint32_t i = 0; i < count_of(subgraph.operators()); ++i) {
+      const tflite::OperatorCode& code = *model.operator_codes()->Get(subgraph.operators()->Get(i)->opcode_index());
+      if (converters.find(code) != nullptr) continue;
+      const std::string name = operator_code_name(code);
+      if ((*counts)[name]++ == 0) order.push_back(name);
+    }
   }
   std::string text;
   for (const std::string& name : order) {
@@ -148,6 +154,104 @@ std::string check_outputs_written(const ModelDef& graph) {
   return {};
 }
 
+// "subgraph 2: " before a message about a subgraph other than the main one.
+std::string where(uint32_t subgraph) { return subgraph == 0 ? std::string() : "subgraph " + std::to_string(subgraph) + ": "; }
+
+// The TFLite subgraphs an operator invokes and runs as part of the graph (IF's branches,
+// WHILE's condition and body). CALL_ONCE's initialiser is folded at import, not invoked.
+std::vector<int32_t> invoked_subgraphs(const tflite::Model& model, const tflite::Operator& op) {
+  if (op.opcode_index() >= count_of(model.operator_codes())) return {};
+  const tflite::BuiltinOperator builtin = builtin_code(*model.operator_codes()->Get(op.opcode_index()));
+  if (builtin == tflite::BuiltinOperator::IF) {
+    if (const auto* o = op.builtin_options_as<tflite::IfOptions>(); o != nullptr) return {o->then_subgraph_index(), o->else_subgraph_index()};
+  }
+  if (builtin == tflite::BuiltinOperator::WHILE) {
+    if (const auto* o = op.builtin_options_as<tflite::WhileOptions>(); o != nullptr) return {o->cond_subgraph_index(), o->body_subgraph_index()};
+  }
+  return {};
+}
+
+// The main graph (TFLite subgraph 0) and every subgraph it invokes, directly or not, with
+// callers before callees: the blob's rule that a node invokes only later graphs, which
+// makes recursion impossible. A TFLite model that recurses is refused here by name.
+std::string subgraph_order(const tflite::Model& model, std::vector<uint32_t>* order, std::vector<int32_t>* blob_index) {
+  const uint32_t count = count_of(model.subgraphs());
+  enum class Mark : uint8_t { kNew, kOpen, kDone };
+  std::vector<Mark> mark(count, Mark::kNew);
+  std::vector<uint32_t> finished;
+  std::string error;
+  // Depth-first, finishing order reversed; TFLite files nest a handful of levels at most,
+  // and the depth is bounded by the subgraph count. Operators and callees are visited last
+  // first, so that a file whose subgraphs already follow their callers keeps its order.
+  std::function<void(uint32_t)> visit = [&](uint32_t k) {
+    mark[k] = Mark::kOpen;
+    const tflite::SubGraph& subgraph = *model.subgraphs()->Get(k);
+    for (uint32_t i = count_of(subgraph.operators()); i-- > 0 && error.empty();) {
+      std::vector<int32_t> callees = invoked_subgraphs(model, *subgraph.operators()->Get(i));
+      std::reverse(callees.begin(), callees.end());
+      for (const int32_t callee : callees) {
+        if (!error.empty()) break;
+        if (callee < 0 || static_cast<uint32_t>(callee) >= count) {
+          error = where(k) + "operator #" + std::to_string(i) + " invokes subgraph " + std::to_string(callee) + ", but the model has " +
+                  std::to_string(count);
+        } else if (mark[static_cast<uint32_t>(callee)] == Mark::kOpen) {
+          error = where(k) + "operator #" + std::to_string(i) + " invokes subgraph " + std::to_string(callee) +
+                  ", which is running already: recursion is not supported";
+        } else if (mark[static_cast<uint32_t>(callee)] == Mark::kNew) {
+          visit(static_cast<uint32_t>(callee));
+        }
+      }
+    }
+    mark[k] = Mark::kDone;
+    finished.push_back(k);
+  };
+  visit(0);
+  if (!error.empty()) return error;
+  order->assign(finished.rbegin(), finished.rend());
+  constexpr size_t kMaxSubgraphs = 32;  // the runtime's limit (runtime/src/model_check.h)
+  if (order->size() - 1 > kMaxSubgraphs) {
+    return "the model invokes " + std::to_string(order->size() - 1) + " subgraphs, at most " + std::to_string(kMaxSubgraphs) + " are supported";
+  }
+  blob_index->assign(count, -1);
+  for (size_t i = 1; i < order->size(); ++i) (*blob_index)[(*order)[i]] = static_cast<int32_t>(i - 1);
+  return {};
+}
+
+// Model inputs and outputs first, in order, so they are activations of their own.
+std::string model_inputs_outputs(ImportContext& ctx, ModelDef* graph) {
+  const tflite::SubGraph& subgraph = ctx.subgraph();
+  for (uint32_t i = 0; i < count_of(subgraph.inputs()); ++i) {
+    const int32_t t = subgraph.inputs()->Get(i);
+    if (ctx.is_model_output(t)) return "model input " + std::to_string(i) + " is also a model output; no operator computes it";
+    graph->inputs.push_back(ctx.graph_tensor(t));
+    if (!ctx.error().empty()) return "model input " + std::to_string(i) + ": " + ctx.error();
+  }
+  for (uint32_t i = 0; i < count_of(subgraph.outputs()); ++i) {
+    const int32_t t = subgraph.outputs()->Get(i);
+    if (ctx.is_constant(t)) return "model output " + std::to_string(i) + " is a constant; no operator computes it";
+    graph->outputs.push_back(ctx.graph_tensor(t));
+    if (!ctx.error().empty()) return "model output " + std::to_string(i) + ": " + ctx.error();
+  }
+  return {};
+}
+
+// A subgraph's inputs and outputs: activations of its own range (an output may be an input
+// passed through, as a WHILE body does with a loop bound).
+std::string subgraph_inputs_outputs(ImportContext& ctx, SubgraphDef* def) {
+  const tflite::SubGraph& subgraph = ctx.subgraph();
+  for (uint32_t i = 0; i < count_of(subgraph.inputs()); ++i) {
+    def->inputs.push_back(ctx.graph_tensor(subgraph.inputs()->Get(i)));
+    if (!ctx.error().empty()) return "input " + std::to_string(i) + ": " + ctx.error();
+  }
+  for (uint32_t i = 0; i < count_of(subgraph.outputs()); ++i) {
+    const int32_t t = subgraph.outputs()->Get(i);
+    if (ctx.is_constant(t)) return "output " + std::to_string(i) + " is a constant, which graphrt does not pass out of a subgraph";
+    def->outputs.push_back(ctx.graph_tensor(t));
+    if (!ctx.error().empty()) return "output " + std::to_string(i) + ": " + ctx.error();
+  }
+  return {};
+}
+
 }  // namespace
 
 ImportResult import_tflite(const uint8_t* data, size_t size, ModelDef* out) {
@@ -157,41 +261,43 @@ ImportResult import_tflite(const uint8_t* data, size_t size, ModelDef* out) {
 ImportResult import_tflite(const uint8_t* data, size_t size, ModelDef* out, const ConverterTable& converters) {
   if (std::string e = check_container(data, size); !e.empty()) return failure(std::move(e));
   const tflite::Model& model = *tflite::GetModel(data);
-  const tflite::SubGraph& subgraph = *model.subgraphs()->Get(0);
-  if (std::string e = check_indices(model, subgraph); !e.empty()) return failure(std::move(e));
+  // The main graph, then the subgraphs IF and WHILE invoke, callers before callees.
+  std::vector<uint32_t> order;
+  std::vector<int32_t> blob_index;
+  if (std::string e = subgraph_order(model, &order, &blob_index); !e.empty()) return failure(std::move(e));
+  for (const uint32_t k : order) {
+    if (std::string e = check_indices(model, *model.subgraphs()->Get(k)); !e.empty()) return failure(where(k) + e);
+  }
 
   ImportResult result;
-  if (std::string text = list_unsupported(model, subgraph, converters, &result.unsupported); !text.empty()) {
-    result.error = "unsupported operators: " + text;
+  if (std::string unsupported = list_unsupported(model, order, converters, &result.unsupported); !unsupported.empty()) {
+    result.error = "unsupported operators: " + unsupported;
     return result;
   }
 
   ModelDef graph;
   graph.name = model.description() != nullptr ? model.description()->str() : std::string();
   graph.producer = "graphrt import";
-  ImportContext ctx(&model, &subgraph, &graph);
-  // Model inputs and outputs first, in order, so they are activations of their own.
-  for (uint32_t i = 0; i < count_of(subgraph.inputs()); ++i) {
-    const int32_t t = subgraph.inputs()->Get(i);
-    if (ctx.is_model_output(t)) return failure("model input " + std::to_string(i) + " is also a model output; no operator computes it");
-    graph.inputs.push_back(ctx.graph_tensor(t));
-    if (!ctx.error().empty()) return failure("model input " + std::to_string(i) + ": " + ctx.error());
-  }
-  for (uint32_t i = 0; i < count_of(subgraph.outputs()); ++i) {
-    const int32_t t = subgraph.outputs()->Get(i);
-    if (ctx.is_constant(t)) return failure("model output " + std::to_string(i) + " is a constant; no operator computes it");
-    graph.outputs.push_back(ctx.graph_tensor(t));
-    if (!ctx.error().empty()) return failure("model output " + std::to_string(i) + ": " + ctx.error());
-  }
-  for (uint32_t i = 0; i < count_of(subgraph.operators()); ++i) {
-    const tflite::Operator* op = subgraph.operators()->Get(i);
-    ctx.set_operator(op, i);
-    const OpConverter convert = converters.find(*model.operator_codes()->Get(op->opcode_index()));
-    const bool converted = convert(ctx);
-    if (!converted || !ctx.error().empty()) {
-      return failure(ctx.op_name() + ": " + (ctx.error().empty() ? std::string("conversion failed") : ctx.error()));
+  for (const uint32_t k : order) {
+    const tflite::SubGraph& subgraph = *model.subgraphs()->Get(k);
+    const bool nested = k != order.front();
+    if (nested) graph.begin_subgraph(subgraph.name() != nullptr ? subgraph.name()->str() : "subgraph " + std::to_string(k));
+    ImportContext ctx(&model, &subgraph, &graph);
+    ctx.set_subgraphs(&blob_index, nested);
+    if (std::string e = nested ? subgraph_inputs_outputs(ctx, &graph.subgraphs.back()) : model_inputs_outputs(ctx, &graph); !e.empty()) {
+      return failure(where(k) + e);
+    }
+    for (uint32_t i = 0; i < count_of(subgraph.operators()); ++i) {
+      const tflite::Operator* op = subgraph.operators()->Get(i);
+      ctx.set_operator(op, i);
+      const OpConverter convert = converters.find(*model.operator_codes()->Get(op->opcode_index()));
+      const bool converted = convert(ctx);
+      if (!converted || !ctx.error().empty()) {
+        return failure(where(k) + ctx.op_name() + ": " + (ctx.error().empty() ? std::string("conversion failed") : ctx.error()));
+      }
     }
   }
+  graph.end_subgraph();
   if (std::string e = check_outputs_written(graph); !e.empty()) return failure(std::move(e));
   if (std::string e = check_total_activations(graph); !e.empty()) return failure(std::move(e));
   result.ok = true;

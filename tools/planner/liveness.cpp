@@ -6,12 +6,53 @@
 
 namespace grt::tools {
 
+namespace {
+
+constexpr uint32_t kUnset = UINT32_MAX;
+
+// The graph that owns a node or tensor: 0 the main graph, s + 1 subgraph s.
+uint32_t graph_of(const ModelDef& model, uint32_t index, bool node) {
+  uint32_t graph = 0;
+  for (uint32_t s = 0; s < model.subgraphs.size(); ++s) {
+    if (index >= (node ? model.subgraphs[s].first_node : model.subgraphs[s].first_tensor)) graph = s + 1;
+  }
+  return graph;
+}
+
+LiveRange node_span(const ModelDef& model, const std::vector<LiveRange>& spans, uint32_t n) {
+  const uint32_t graph = graph_of(model, n, true);
+  return graph == 0 ? LiveRange{n, n} : spans[graph - 1];
+}
+
+// The loader's rule (runtime/src/model_subgraph_check.cpp): a subgraph is live over the
+// main-graph nodes that invoke it, directly or through other subgraphs; callers come
+// before callees in node order, so one pass finds every span.
+std::vector<LiveRange> subgraph_spans(const ModelDef& model) {
+  std::vector<LiveRange> spans(model.subgraphs.size(), LiveRange{kUnset, kUnset});
+  for (uint32_t n = 0; n < model.nodes.size() && !spans.empty(); ++n) {
+    const LiveRange caller = node_span(model, spans, n);
+    if (caller.first == kUnset) continue;
+    for (const auto& a : model.nodes[n].args) {
+      if (a.kind != ArgKind::Subgraph || a.value < 0 || static_cast<uint64_t>(a.value) >= spans.size()) continue;
+      LiveRange& span = spans[static_cast<size_t>(a.value)];
+      span.first = span.first == kUnset ? caller.first : std::min(span.first, caller.first);
+      span.last = span.last == kUnset ? caller.last : std::max(span.last, caller.last);
+    }
+  }
+  return spans;
+}
+
+}  // namespace
+
 std::vector<Block> planning_blocks(const ModelDef& model) {
-  constexpr uint32_t kUnset = UINT32_MAX;
-  const uint32_t end = model.nodes.empty() ? 0 : static_cast<uint32_t>(model.nodes.size() - 1);
+  const uint32_t main_nodes = model.main_node_count();
+  const uint32_t end = main_nodes == 0 ? 0 : main_nodes - 1;
   std::vector<LiveRange> live(model.tensors.size(), LiveRange{kUnset, kUnset});
   std::vector<uint32_t> accesses(model.tensors.size(), 0);
   for (const uint32_t t : model.inputs) live[model.root_of(t)] = LiveRange{0, 0};
+  for (const auto& g : model.subgraphs) {
+    for (const uint32_t t : g.inputs) live[model.root_of(t)] = LiveRange{g.first_node, g.first_node};
+  }
   for (uint32_t n = 0; n < model.nodes.size(); ++n) {
     for (const auto& a : model.nodes[n].args) {
       if (a.kind != ArgKind::Input && a.kind != ArgKind::Output) continue;
@@ -32,6 +73,13 @@ std::vector<Block> planning_blocks(const ModelDef& model) {
   for (uint32_t t = 0; t < model.tensors.size(); ++t) {
     if (model.tensors[t].kind == TensorKind::State) live[t] = LiveRange{0, end};
   }
+  // A subgraph's tensors live for its whole span: nothing of it shares bytes with anything
+  // live while it may run.
+  const std::vector<LiveRange> spans = subgraph_spans(model);
+  for (uint32_t t = 0; t < model.tensors.size() && !spans.empty(); ++t) {
+    const uint32_t graph = graph_of(model, t, false);
+    if (graph != 0 && model.tensors[t].kind != TensorKind::State && live[t].first != kUnset) live[t] = spans[graph - 1];
+  }
   std::vector<Block> blocks;
   for (uint32_t t = 0; t < model.tensors.size(); ++t) {
     const TensorKind kind = model.tensors[t].kind;
@@ -48,7 +96,8 @@ std::vector<Block> planning_blocks(const ModelDef& model) {
     Block b;
     b.node = n;
     b.size = model.nodes[n].workspace_bytes;
-    b.live = LiveRange{n, n};
+    b.live = node_span(model, spans, n);
+    if (b.live.first == kUnset) continue;  // a subgraph nothing invokes never runs
     b.accesses = 2;  // the node writes its scratch and reads it back
     blocks.push_back(b);
   }

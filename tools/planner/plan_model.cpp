@@ -44,6 +44,13 @@ bool indices_in_range(const ModelDef& model, std::string* error) {
   for (const uint32_t t : model.outputs) {
     if (!in_range(t)) return bad("a model output", t);
   }
+  for (size_t s = 0; s < model.subgraphs.size(); ++s) {
+    for (const auto* list : {&model.subgraphs[s].inputs, &model.subgraphs[s].outputs}) {
+      for (const uint32_t t : *list) {
+        if (!in_range(t)) return bad("subgraph " + std::to_string(s), t);
+      }
+    }
+  }
   for (size_t t = 0; t < model.tensors.size(); ++t) {
     if (model.tensors[t].kind == TensorKind::Alias && !in_range(model.tensors[t].alias_of)) {
       return bad("alias tensor " + std::to_string(t), model.tensors[t].alias_of);

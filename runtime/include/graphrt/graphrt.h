@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 #define GRT_SCHEMA_VERSION_MAJOR 1
-#define GRT_SCHEMA_VERSION_MINOR 1
+#define GRT_SCHEMA_VERSION_MINOR 2
 
 /* Blobs are read in place: their first byte must sit on this boundary so that constants
  * (16-byte aligned inside the blob) are aligned in memory too. */
@@ -182,7 +182,8 @@ typedef struct grt_hooks {
   /* After each node, with the ticks it took (grt_platform_ticks). Profiling. */
   void (*node_done)(void* user, uint32_t node, const char* kernel_name, uint64_t ticks);
   /* Before each node: return non-zero to stop run() with GRT_ERR_CANCELLED. Yield,
-   * feed a watchdog, or check a deadline here. */
+   * feed a watchdog, or check a deadline here. Both hooks also see the nodes of subgraphs
+   * that IF and WHILE run (numbered after the main graph's), on every iteration. */
   int (*before_node)(void* user, uint32_t node);
   void* user;
 } grt_hooks;

@@ -93,3 +93,33 @@ TEST_F(MinimalRuntime, RefusesPreparedArguments) {
 }
 
 }  // namespace
+
+namespace {
+
+// Without a control-flow kernel the subgraph checks are the core's weak defaults: a blob with
+// subgraphs is refused by name, and none of the control-flow code is in the executable.
+TEST(MinimalRuntimeSubgraphs, ABlobWithSubgraphsIsRefusedByName) {
+  grt::tools::ModelDef m;
+  const uint32_t cond = m.add_activation("cond", grt::tools::DType::Bool, {1});
+  const uint32_t x = m.add_activation("x", grt::tools::DType::Int8, {1, 8});
+  const uint32_t y = m.add_activation("y", grt::tools::DType::Int8, {1, 8});
+  m.inputs = {cond, x};
+  m.outputs = {y};
+  m.add_node("if_else", {grt::tools::ArgDef::subgraph(0), grt::tools::ArgDef::subgraph(0), grt::tools::ArgDef::input(cond),
+                         grt::tools::ArgDef::input(x), grt::tools::ArgDef::output(y)});
+  m.begin_subgraph("branch");
+  const uint32_t in = m.add_activation("in", grt::tools::DType::Int8, {1, 8});
+  const uint32_t out = m.add_activation("out", grt::tools::DType::Int8, {1, 8});
+  m.add_node("add_one", {grt::tools::ArgDef::input(in), grt::tools::ArgDef::output(out)});
+  m.subgraphs.back().inputs = {in};
+  m.subgraphs.back().outputs = {out};
+  m.end_subgraph();
+  grt::tools::plan_default(&m);
+  const grt::tools::AlignedBytes blob(grt::tools::serialize(m));
+  grt_requirements requirements{};
+  grt_error error{};
+  EXPECT_EQ(grt_model_requirements(blob.data(), blob.size(), GRT_STRATEGY_STATIC, &requirements, &error), GRT_ERR_GRAPH);
+  EXPECT_STREQ(error.message, "blob has 1 subgraphs (IF, WHILE); this program links no control-flow kernel");
+}
+
+}  // namespace

@@ -72,6 +72,7 @@ const char* arg_kind_name(tools::ArgKind kind) {
     case tools::ArgKind::Float: return "float";
     case tools::ArgKind::IntArray: return "int_array";
     case tools::ArgKind::None: return "none";
+    case tools::ArgKind::Subgraph: return "subgraph";
   }
   return "unknown";
 }
@@ -131,6 +132,7 @@ std::string format_arg(const tools::ArgDef& arg) {
       return text;
     }
     case tools::ArgKind::None: return "none";
+    case tools::ArgKind::Subgraph: return "subgraph:" + std::to_string(arg.value);
   }
   return "?";
 }

@@ -75,6 +75,7 @@ bool check_initialiser(ImportContext& ctx, uint32_t index) {
 }
 
 bool convert_call_once(ImportContext& ctx) {
+  if (ctx.nested()) return ctx.fail("inside an IF or WHILE subgraph is not supported");
   if (ctx.op_index() != 0) return ctx.fail("must be the first operator: graphrt folds its initialiser into the variables' start");
   if (ctx.input_count() != 0 || ctx.output_count() != 0) return ctx.fail("expects no inputs and no outputs");
   const auto* o = ctx.options<tflite::CallOnceOptions>();

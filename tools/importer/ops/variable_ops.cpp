@@ -80,6 +80,7 @@ namespace {
 std::string describe(const TensorDef& t) { return "'" + t.name + "' (" + std::to_string(t.bytes()) + " bytes)"; }
 
 bool convert_var_handle(ImportContext& ctx) {
+  if (ctx.nested()) return ctx.fail("resource variables inside an IF or WHILE subgraph are not supported");
   if (ctx.input_count() != 0 || ctx.output_count() != 1) return ctx.fail("expects no inputs and 1 output");
   const int32_t resource = ctx.output_index(0);
   if (ctx.tensor(resource)->type() != tflite::TensorType::RESOURCE) return ctx.fail("output is not a RESOURCE tensor");
@@ -152,6 +153,7 @@ int64_t variable_of(ImportContext& ctx) {
 }
 
 bool convert_read_variable(ImportContext& ctx) {
+  if (ctx.nested()) return ctx.fail("resource variables inside an IF or WHILE subgraph are not supported");
   if (ctx.input_count() != 1 || ctx.output_count() != 1) return ctx.fail("expects 1 input and 1 output");
   const int64_t state = variable_of(ctx);
   if (state < 0) return false;
@@ -165,6 +167,7 @@ bool convert_read_variable(ImportContext& ctx) {
 }
 
 bool convert_assign_variable(ImportContext& ctx) {
+  if (ctx.nested()) return ctx.fail("resource variables inside an IF or WHILE subgraph are not supported");
   if (ctx.input_count() != 2 || ctx.output_count() != 0) return ctx.fail("expects 2 inputs and no output");
   const int64_t state = variable_of(ctx);
   if (state < 0) return false;

@@ -52,6 +52,7 @@ struct ArgDef {
   static ArgDef integer(int64_t v) { return {ArgKind::Int, v}; }
   static ArgDef real(double v);
   static ArgDef none() { return {ArgKind::None, 0}; }
+  static ArgDef subgraph(uint32_t index) { return {ArgKind::Subgraph, index}; }
   double as_real() const;
 };
 
@@ -71,9 +72,21 @@ struct PoolDef {
   std::string placement;
 };
 
+// A graph control nodes invoke (schema 1.2): its nodes and tensors are ranges of the model's
+// lists that follow the main graph's (and the previous subgraph's) in order.
+struct SubgraphDef {
+  std::string name;
+  uint32_t first_node = 0;
+  uint32_t node_count = 0;
+  uint32_t first_tensor = 0;
+  uint32_t tensor_count = 0;
+  std::vector<uint32_t> inputs;
+  std::vector<uint32_t> outputs;
+};
+
 struct ModelDef {
   uint16_t version_major = 1;
-  uint16_t version_minor = 1;  // 1.1: TensorKind State
+  uint16_t version_minor = 2;  // 1.1: TensorKind State; 1.2: subgraphs
   std::string name;
   std::string producer;
   std::vector<std::string> kernels;
@@ -83,6 +96,17 @@ struct ModelDef {
   std::vector<uint32_t> outputs;
   std::vector<std::vector<uint8_t>> buffers;
   std::vector<PoolDef> pools;
+  std::vector<SubgraphDef> subgraphs;
+
+  // The nodes the main graph runs (those before the first subgraph's).
+  uint32_t main_node_count() const {
+    return subgraphs.empty() ? static_cast<uint32_t>(nodes.size()) : subgraphs.front().first_node;
+  }
+  // Starts a subgraph at the current end of the node and tensor lists: what is added until
+  // the next call (or the end) belongs to it. Returns its index.
+  uint32_t begin_subgraph(std::string subgraph_name);
+  // Closes the last subgraph's ranges at the current ends of the lists.
+  void end_subgraph();
 
   // Index of a kernel name, added if new.
   uint32_t kernel_index(std::string_view kernel);

@@ -110,6 +110,19 @@ class ImportContext {
   }
   const tflite::SubGraph& subgraph() const { return *subgraph_; }
 
+  // ---- Subgraphs (IF, WHILE) ----
+  // `blob_index` maps each TFLite subgraph to its index in the blob's subgraph list (-1:
+  // not imported; the main graph has none). `nested`: this context converts a subgraph.
+  void set_subgraphs(const std::vector<int32_t>* blob_index, bool nested) {
+    blob_subgraphs_ = blob_index;
+    nested_ = nested;
+  }
+  int32_t blob_subgraph(int32_t tflite_index) const {
+    if (blob_subgraphs_ == nullptr || tflite_index < 0 || static_cast<size_t>(tflite_index) >= blob_subgraphs_->size()) return -1;
+    return (*blob_subgraphs_)[static_cast<size_t>(tflite_index)];
+  }
+  bool nested() const { return nested_; }
+
   // Emits a node calling `kernel`. workspace_bytes: what the kernel will request through
   // TVMBackendAllocWorkspace, counted with GRT_STACK_ALLOCATION_BYTES per request.
   void add_node(std::string_view kernel, std::vector<ArgDef> args, uint64_t workspace_bytes = 0);
@@ -134,6 +147,8 @@ class ImportContext {
   std::vector<Variable> variables_;
   std::string error_;
   bool unsigned_words_ = false;
+  const std::vector<int32_t>* blob_subgraphs_ = nullptr;
+  bool nested_ = false;
 };
 
 // A converter returns false after ctx.fail(...) when it cannot convert this instance (an
@@ -201,6 +216,7 @@ void register_reduce_ops(ConverterTable& table);       // ops/reduce_ops.cpp
 void register_signal_ops(ConverterTable& table);       // ops/signal_ops.cpp (custom operators)
 void register_state_ops(ConverterTable& table);        // ops/state_ops.cpp
 void register_variable_ops(ConverterTable& table);     // ops/variable_ops.cpp
+void register_control_ops(ConverterTable& table);      // ops/control_ops.cpp (IF, WHILE)
 
 }  // namespace grt::tools
 
