@@ -34,7 +34,8 @@ std::vector<uint64_t> live_profile(const ModelDef& model, const PlanOptions& opt
   return live;
 }
 
-// The model without its constants' bytes: what the search rewrites again and again.
+// The model without its constants' bytes (every other field): what the search rewrites
+// again and again.
 ModelDef skeleton_of(const ModelDef& model) {
   ModelDef s;
   s.version_major = model.version_major;
@@ -45,6 +46,7 @@ ModelDef skeleton_of(const ModelDef& model) {
   s.inputs = model.inputs;
   s.outputs = model.outputs;
   s.pools = model.pools;
+  s.subgraphs = model.subgraphs;
   return s;
 }
 

@@ -107,7 +107,9 @@ uint32_t output_of(const ModelDef& model, const NodeDef& node) {
 }  // namespace
 
 std::vector<BandChain> band_chains(const ModelDef& model, const std::vector<bool>& excluded) {
-  if (!indices_in_range(model)) return {};
+  // The rewrite appends nodes and tensors to the main graph, whose lists subgraphs' ranges
+  // must follow (schema 1.2): a model with IF or WHILE keeps its plain plan.
+  if (!model.subgraphs.empty() || !indices_in_range(model)) return {};
   const std::vector<TensorUse> uses = tensor_uses(model);
   std::vector<bool> fits(model.nodes.size());
   for (size_t n = 0; n < model.nodes.size(); ++n) {

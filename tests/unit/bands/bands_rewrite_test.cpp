@@ -130,6 +130,13 @@ TEST(BandRewrite, RefusesWhatItCannotCut) {
   EXPECT_FALSE(tools::apply_bands(&m, tools::BandChain{0, 3}, 1, nullptr, nullptr, &error));
   EXPECT_EQ(m.nodes.size(), before.nodes.size());
   EXPECT_EQ(m.tensors.size(), before.tensors.size());
+  // Subgraphs' ranges follow the main graph's lists, which the rewrite would lengthen.
+  ModelDef with_subgraph = band_chain_model();
+  with_subgraph.subgraphs.push_back(tools::SubgraphDef{"body", static_cast<uint32_t>(with_subgraph.nodes.size()), 0,
+                                                       static_cast<uint32_t>(with_subgraph.tensors.size()), 0, {}, {}});
+  EXPECT_TRUE(tools::band_chains(with_subgraph, {}).empty());
+  EXPECT_FALSE(tools::apply_bands(&with_subgraph, tools::BandChain{0, 3}, 2, nullptr, nullptr, &error));
+  EXPECT_EQ(error, "nodes 0 to 3 are not a chain bands can cut");
 }
 
 TEST(BandRewrite, SearchKeepsWithinTheMacLimit) {
