@@ -132,7 +132,7 @@ bool search_bands(const ModelDef& model, const PlanOptions& options, double max_
 }
 
 bool band_plan_ladder(const ModelDef& model, const PlanOptions& options, double max_extra_percent, std::vector<BandPlan>* plans,
-                      std::string* error) {
+                      std::string* error, uint64_t stop_within) {
   plans->clear();
   BandPlan plain;  // no bands at all: the default plan
   plain.macs = convolution_macs(model);
@@ -140,6 +140,7 @@ bool band_plan_ladder(const ModelDef& model, const PlanOptions& options, double 
   plans->push_back(std::move(plain));
   for (const double limit : {0.0, 1.0, 2.0, 5.0, 10.0, 15.0, 25.0, 50.0, 100.0}) {
     if (limit > max_extra_percent) break;
+    if (stop_within > 0 && plans->back().activations <= stop_within) break;
     BandPlan plan;
     if (!search_bands(model, options, limit, &plan, error)) return false;
     if (!plans->empty() && plan.activations >= plans->back().activations) continue;

@@ -8,7 +8,7 @@ namespace grt::cli {
 bool band_plan_for_budget(const tools::ModelDef& model, const tools::PlanOptions& options, uint64_t budget, tools::BandPlan* chosen,
                           std::string* error) {
   std::vector<tools::BandPlan> ladder;
-  if (!tools::band_plan_ladder(model, options, kMostExtraMacsPercent, &ladder, error)) return false;
+  if (!tools::band_plan_ladder(model, options, kMostExtraMacsPercent, &ladder, error, budget)) return false;
   for (const tools::BandPlan& plan : ladder) {  // fewest extra MACs first
     if (plan.activations <= budget) {
       *chosen = plan;

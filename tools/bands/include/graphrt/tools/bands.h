@@ -65,9 +65,11 @@ bool search_bands(const ModelDef& model, const PlanOptions& options, double max_
 // The band plans worth offering: first none (the default plan), then the searches within a
 // ladder of extra-MAC limits up to `max_extra_percent`, each planned with `options`, fewest
 // extra MACs first; a plan is kept only if its pools besides the caller's inputs
-// (BandPlan::activations) are smaller than every one before it.
+// (BandPlan::activations) are smaller than every one before it. With `stop_within` > 0 the
+// ladder ends at the first plan whose activations fit it (each search costs seconds on a
+// large model; a budget needs only the first that fits).
 bool band_plan_ladder(const ModelDef& model, const PlanOptions& options, double max_extra_percent, std::vector<BandPlan>* plans,
-                      std::string* error);
+                      std::string* error, uint64_t stop_within = 0);
 
 // Rewrites `model` by `plan`'s steps (the planning is the caller's).
 bool apply_band_plan(ModelDef* model, const BandPlan& plan, std::string* error);
