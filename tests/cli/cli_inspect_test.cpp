@@ -134,5 +134,36 @@ TEST_F(CliInspect, RefusesABlobTheRuntimeRefusesBeforeShowingAnything) {
   EXPECT_EQ(r.out, "");  // nothing of a refused blob is shown: its sizes and indices are unchecked
 }
 
+// A blob with subgraphs (IF's then and else): both views list them with their node and tensor
+// ranges and their inputs and outputs; a blob without any has an empty list.
+TEST_F(CliInspect, SubgraphsAreListedWithTheirRanges) {
+  const std::string model = write_model("if.grt", if_else_copy());
+  const CliResult text = run_graphrt({"inspect", model});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  for (const char* expected : {"subgraphs (2):", "then", "else", "1..1", "3..4", "2..3", "5..7", "subgraph:0 subgraph:1 in:0 in:1 out:2"}) {
+    EXPECT_NE(text.out.find(expected), std::string::npos) << "'" << expected << "' missing from\n" << text.out;
+  }
+  const CliResult json = run_graphrt({"inspect", model, "--json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  std::string error;
+  auto doc = parse_json(json.out, &error);
+  ASSERT_TRUE(doc) << error;
+  Json& subgraphs = (*doc)["subgraphs"];
+  ASSERT_EQ(subgraphs.size(), 2u);
+  EXPECT_EQ(subgraphs[1]["name"], "else");
+  EXPECT_EQ(subgraphs[1]["first_node"], 2);
+  EXPECT_EQ(subgraphs[1]["node_count"], 2);
+  EXPECT_EQ(subgraphs[1]["first_tensor"], 5);
+  EXPECT_EQ(subgraphs[1]["tensor_count"], 3);
+  EXPECT_EQ(subgraphs[1]["inputs"], Json::array({5}));
+  EXPECT_EQ(subgraphs[1]["outputs"], Json::array({7}));
+
+  const CliResult plain = run_graphrt({"inspect", write_model("plain.grt", every_kind_model()), "--json"});
+  auto plain_doc = parse_json(plain.out, &error);
+  ASSERT_TRUE(plain_doc) << error;
+  EXPECT_TRUE((*plain_doc)["subgraphs"].empty());
+  EXPECT_EQ(run_graphrt({"inspect", write_model("plain2.grt", every_kind_model())}).out.find("subgraphs"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace grt::test

@@ -137,6 +137,18 @@ std::string format_arg(const tools::ArgDef& arg) {
   return "?";
 }
 
+// "first..last" of `count` indices from `first`, for the subgraph table.
+std::string index_range(uint32_t first, uint32_t count) {
+  if (count == 0) return "none";
+  return std::to_string(first) + ".." + std::to_string(first + count - 1);
+}
+
+std::string index_list(const std::vector<uint32_t>& indices) {
+  std::string text;
+  for (const uint32_t i : indices) text += (text.empty() ? "" : " ") + std::to_string(i);
+  return text.empty() ? "none" : text;
+}
+
 uint64_t total_pool_bytes(const grt_requirements& r) {
   uint64_t total = 0;
   for (uint32_t p = 0; p < r.pool_count; ++p) total += r.pool_bytes[p];
@@ -168,6 +180,19 @@ void print_text(const Inspection& x) {
     nodes.add_row({std::to_string(i), n.name, kernel_name(m, n.kernel), workspace, args});
   }
   std::fputs(nodes.text().c_str(), stdout);
+
+  if (!m.subgraphs.empty()) {
+    // Graphs that IF, WHILE and CALL_ONCE nodes invoke (node args "subgraph:K"); the main
+    // graph is the nodes and tensors before the first of them.
+    std::printf("\nsubgraphs (%zu):\n", m.subgraphs.size());
+    Table subgraphs({{"#", true}, {"name"}, {"nodes"}, {"tensors"}, {"inputs"}, {"outputs"}});
+    for (uint32_t k = 0; k < m.subgraphs.size(); ++k) {
+      const tools::SubgraphDef& g = m.subgraphs[k];
+      subgraphs.add_row({std::to_string(k), g.name, index_range(g.first_node, g.node_count), index_range(g.first_tensor, g.tensor_count),
+                         index_list(g.inputs), index_list(g.outputs)});
+    }
+    std::fputs(subgraphs.text().c_str(), stdout);
+  }
 
   std::printf("\nkernels (%zu):", m.kernels.size());
   for (const std::string& k : m.kernels) std::printf(" %s", k.c_str());
@@ -289,6 +314,11 @@ void print_json(const Inspection& x) {
   for (uint32_t i = 0; i < m.tensors.size(); ++i) tensors.push_back(tensor_json(m, i));
   Json& nodes = j["nodes"] = Json::array();
   for (uint32_t i = 0; i < m.nodes.size(); ++i) nodes.push_back(node_json(m, i));
+  Json& subgraphs = j["subgraphs"] = Json::array();
+  for (const tools::SubgraphDef& g : m.subgraphs) {
+    subgraphs.push_back({{"name", g.name}, {"first_node", g.first_node}, {"node_count", g.node_count}, {"first_tensor", g.first_tensor},
+                         {"tensor_count", g.tensor_count}, {"inputs", g.inputs}, {"outputs", g.outputs}});
+  }
   j["kernels"] = m.kernels;
   j["inputs"] = m.inputs;
   j["outputs"] = m.outputs;
