@@ -126,8 +126,9 @@ inline void dot_rows_4(const int8_t* x, const int8_t* w, size_t depth, size_t st
   sums[3] = a3;
 }
 
-// Activation vectors of up to this depth are expanded once (expand_activations) into a
-// stack buffer of 2 * depth bytes that every group of four rows reads: AD's 640-wide layers.
+// Activation vectors of up to this depth (and from kMinExpandedDepth, below) are expanded
+// once (expand_activations) into a 1,280-byte stack buffer that every group of four rows
+// reads: AD's 640-wide layers.
 constexpr size_t kMaxExpandedDepth = 640;
 
 // The whole words of x as (even, odd) halves with the input offset added, two words per
@@ -220,11 +221,12 @@ inline int8_t fully_connected_output(const FullyConnectedS8& p, int32_t unit, ui
   return static_cast<int8_t>(value);
 }
 
-inline void fully_connected_s8(const FullyConnectedS8& p, int8_t* output) {
+// Every batch's units, from activations expanded into `expanded` when it is not null.
+__attribute__((noinline)) inline void fully_connected_rows(const FullyConnectedS8& p, int8_t* output,
+                                                           uint32_t* expanded) {
   const size_t depth = static_cast<size_t>(p.depth);
   const uint32_t offset2 = pair_of(p.input_offset);
-  uint32_t expanded[kMaxExpandedDepth / 2];
-  const bool expand = depth >= 4 && depth <= kMaxExpandedDepth && p.units >= 4;
+  const bool expand = expanded != nullptr;
   for (int32_t b = 0; b < p.batches; ++b, output += p.units) {
     const int8_t* x = p.input + static_cast<size_t>(b) * depth;
     // filter_offset * sum(x + input_offset): every unit's share of the filter offset.
@@ -257,6 +259,22 @@ inline void fully_connected_s8(const FullyConnectedS8& p, int8_t* output) {
       dot_rows_2(x, p.weights + static_cast<size_t>(u) * depth, depth, 0, offset2, &s0, &s1);
       output[u] = fully_connected_output(p, u, s0 + offset_part);
     }
+  }
+}
+
+// The expansion's buffer in a frame of its own, entered only by layers deep and wide enough
+// to repay it (AD's: at least 128 deep, 8 units), so that small models keep a shallow stack.
+constexpr int32_t kMinExpandedDepth = 128;
+__attribute__((noinline)) inline void fully_connected_expanded(const FullyConnectedS8& p, int8_t* output) {
+  uint32_t expanded[kMaxExpandedDepth / 2];
+  fully_connected_rows(p, output, expanded);
+}
+
+inline void fully_connected_s8(const FullyConnectedS8& p, int8_t* output) {
+  if (p.depth >= kMinExpandedDepth && p.depth <= static_cast<int32_t>(kMaxExpandedDepth) && p.units >= 8) {
+    fully_connected_expanded(p, output);
+  } else {
+    fully_connected_rows(p, output, nullptr);
   }
 }
 
