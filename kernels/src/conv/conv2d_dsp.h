@@ -19,6 +19,7 @@
 #include "conv_geometry.h"
 #include "dsp_intrinsics.h"
 #include "dsp_requantize.h"
+#include "expanded_dot_dsp.h"
 
 #if GRT_KERNELS_DSP
 namespace grt::kernels::dsp {
@@ -29,10 +30,6 @@ namespace grt::kernels::dsp {
 // images without such layers keep the smaller stack. Larger patches take the portable loops.
 constexpr size_t kMaxPatch = 144;
 constexpr size_t kMaxLargePatch = 576;
-
-struct Sums2x2 {
-  uint32_t p0c0, p0c1, p1c0, p1c1;  // pixel x filter
-};
 
 // Four activations as (b0, b2) and (b1, b3) halves, plus the input offset when kOffset.
 template <bool kOffset>
@@ -194,14 +191,17 @@ constexpr int32_t kConvChunk = 16;
 // The filters [lo, end) (at least two) times the patches x and x + k: output pixels out0
 // and out1 (the same pixel twice when out1 == out0). Filters go in pairs; an odd count's
 // last pair overlaps the one before it, whose outputs are written again (the same bytes).
+// `expanded` (or null) holds expand_patches' words of x.
 template <bool kOffset, class Stage>
 inline void filters_times_patches(const int8_t* x, const int8_t* filter, size_t k, int32_t lo, int32_t end,
                                   uint32_t offset2, const typename Stage::Requantizer* table, const Stage& output_stage,
-                                  int8_t* out0, int8_t* out1) {
+                                  int8_t* out0, int8_t* out1, const uint32_t* expanded = nullptr) {
   const Stage stage = output_stage;
   for (int32_t oc = lo; oc < end; oc += 2) {
     const int32_t first = oc + 1 < end ? oc : end - 2;
-    const Sums2x2 s = dot_2x2<kOffset>(x, filter + static_cast<size_t>(first) * k, k, offset2);
+    const int8_t* w = filter + static_cast<size_t>(first) * k;
+    const Sums2x2 s = expanded != nullptr ? dot_2x2_expanded(expanded, x, w, k, kOffset ? lo16(offset2) : 0)
+                                          : dot_2x2<kOffset>(x, w, k, offset2);
     const auto& r0 = table[first - lo];
     const auto& r1 = table[first - lo + 1];
     // Each filter's two outputs, then their stores (a store may alias the table).
@@ -226,10 +226,12 @@ inline int32_t chunk_table(const conv::Int8Arithmetic& a, int32_t chunk, int32_t
 }
 
 // Two pixels' patches gathered side by side into `patches` (2 * k bytes), once for every
-// chunk of filters. One copy, called with either buffer below.
+// chunk of filters, and sign-extended into `expanded` when it is not null. One copy, called
+// with either buffer below.
 template <bool kOffset, class Stage>
 __attribute__((noinline)) void conv2d_gathered(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter,
-                                               int8_t* output, const conv::Int8Arithmetic& a, size_t k, int8_t* patches) {
+                                               int8_t* output, const conv::Int8Arithmetic& a, size_t k, int8_t* patches,
+                                               uint32_t* expanded) {
   const uint32_t offset2 = kOffset ? pair_of(a.input_offset) : 0u;
   const Stage stage(a);
   const size_t pitch = static_cast<size_t>(g.output_c);
@@ -250,31 +252,37 @@ __attribute__((noinline)) void conv2d_gathered(const conv::ConvGeometry& g, cons
     } else {
       memcpy(patches + k, patches, k);  // a lone last pixel, computed twice
     }
+    if (expanded != nullptr) expand_patches<kOffset>(patches, k, offset2, expanded);
     int8_t* out = output + p * pitch;
     for (int32_t chunk = 0; chunk < g.output_c; chunk += kConvChunk) {
       if (!one_chunk) lo = chunk_table(a, chunk, g.output_c, table, &end);
-      filters_times_patches<kOffset, Stage>(patches, filter, k, lo, end, offset2, table, stage, out, two ? out + pitch : out);
+      filters_times_patches<kOffset, Stage>(patches, filter, k, lo, end, offset2, table, stage, out, two ? out + pitch : out,
+                                            expanded);
     }
   }
 }
 
-// The two buffers, each in a frame of its own that only its patch sizes enter.
+// The two buffers, each in a frame of its own that only its patch sizes enter; the small
+// patches are also expanded (expanded_dot_dsp.h) when they fit.
 template <bool kOffset, class Stage>
 __attribute__((noinline)) void conv2d_small_patches(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter,
                                                     int8_t* output, const conv::Int8Arithmetic& a, size_t k) {
   int8_t patches[2 * kMaxPatch];
-  conv2d_gathered<kOffset, Stage>(g, input, filter, output, a, k, patches);
+  uint32_t expanded[kExpandedWords];
+  const bool expand = k >= 4 && k <= kMaxExpanded;
+  conv2d_gathered<kOffset, Stage>(g, input, filter, output, a, k, patches, expand ? expanded : nullptr);
 }
 template <bool kOffset, class Stage>
 __attribute__((noinline)) void conv2d_large_patches(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter,
                                                     int8_t* output, const conv::Int8Arithmetic& a, size_t k) {
   int8_t patches[2 * kMaxLargePatch];
-  conv2d_gathered<kOffset, Stage>(g, input, filter, output, a, k, patches);
+  conv2d_gathered<kOffset, Stage>(g, input, filter, output, a, k, patches, nullptr);
 }
 
 // A pointwise filter with stride 1 over the whole image reads its patches in place
 // (consecutive pixels are k = Cin apart; an odd last pixel pairs with the one before it,
-// written again), chunk by chunk of filters over the image.
+// written again), chunk by chunk of filters over the image; patches of 4 to kMaxExpanded
+// bytes are sign-extended once per chunk and pixel pair (expanded_dot_dsp.h).
 template <bool kOffset, class Stage>
 __attribute__((noinline)) void conv2d_in_place(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter,
                                                int8_t* output, const conv::Int8Arithmetic& a, size_t k) {
@@ -283,13 +291,18 @@ __attribute__((noinline)) void conv2d_in_place(const conv::ConvGeometry& g, cons
   const size_t pitch = static_cast<size_t>(g.output_c);
   const size_t pixels = static_cast<size_t>(g.batches) * g.output_h * g.output_w;
   typename Stage::Requantizer table[kConvChunk];
+  uint32_t expanded[kExpandedWords];
+  const bool expand = k >= 4 && k <= kMaxExpanded;
   int32_t end = 0;
   for (int32_t chunk = 0; chunk < g.output_c; chunk += kConvChunk) {
     const int32_t lo = chunk_table(a, chunk, g.output_c, table, &end);
     for (size_t p = 0; p < pixels; p += 2) {
       const size_t first = p + 1 < pixels ? p : p - 1;
       int8_t* out = output + first * pitch;
-      filters_times_patches<kOffset, Stage>(input + first * k, filter, k, lo, end, offset2, table, stage, out, out + pitch);
+      const int8_t* x = input + first * k;
+      if (expand) expand_patches<kOffset>(x, k, offset2, expanded);
+      filters_times_patches<kOffset, Stage>(x, filter, k, lo, end, offset2, table, stage, out, out + pitch,
+                                            expand ? expanded : nullptr);
     }
   }
 }

@@ -13,7 +13,8 @@
 //   depthwise_conv2d_f32 (12): 0 in X f32  1 in filter f32  2 in bias f32 | None  3 out Y f32
 //                              4..9 window as above  10 activation_min (Float)  11 activation_max (Float)
 //
-// On cores with the DSP extension depthwise_conv2d_s8 with multiplier 1 runs depthwise_dsp.h.
+// On cores with the DSP extension depthwise_conv2d_s8 with multiplier 1 runs depthwise_dsp.h,
+// with multiplier 2 or a multiple of 4 depthwise_multiplied_dsp.h.
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,7 +23,7 @@
 #include "conv_checks.h"
 #include "conv_geometry.h"
 #include "depthwise_channels.h"
-#include "depthwise_dsp.h"
+#include "depthwise_multiplied_dsp.h"
 
 namespace grt::kernels::conv {
 namespace {
@@ -112,6 +113,7 @@ GRT_KERNEL_FUNCTION(depthwise_conv2d_s8) {
   int8_t* output = data_of<int8_t>(tensor_at(args, conv::kOutput));
 #if GRT_KERNELS_DSP
   if (grt::kernels::dsp::depthwise_conv2d_s8(g, input, filter, output, arithmetic)) return 0;
+  if (grt::kernels::dsp::depthwise_multiplied_s8(g, input, filter, output, arithmetic)) return 0;
 #endif
   if (g.output_c == g.input_c) {
     const conv::Int8DepthwiseProduct product{static_cast<int16_t>(arithmetic.input_offset)};

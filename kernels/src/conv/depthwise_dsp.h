@@ -3,7 +3,8 @@
 // weights (channels c..c+3 are contiguous in both), sign-extends them into even and odd
 // channel pairs (the input offset added by SXTAB16) and adds each channel's product to its
 // own sum with SMLABB / SMLATT. A 3x3 window wholly inside the image is one block of
-// assembly over weights sign-extended once per chunk of channels (pack_3x3). Leftover
+// assembly over weights sign-extended once per chunk of channels (pack_3x3), and one on
+// the border reads the same packed weights for its taps inside the image. Leftover
 // channels (count not a multiple of 4) are summed one by one. Taps are visited in TFLM's
 // order; sums wrap like the portable path's and are requantized as it does (or, where it is
 // exact, by FastRequantizer: dsp_requantize.h).
@@ -100,6 +101,25 @@ inline void depthwise_3x3(const int8_t* x, const uint32_t* w, size_t pitch, size
 }
 #endif
 
+// The taps of a 3x3 window on the image's border for four channels: `rows` x `cols` taps
+// from the activations at x and the packed weights at w (pack_3x3's, from the first tap
+// inside), which the window's block would have read; the others are outside the image.
+inline void depthwise_3x3_border(const int8_t* x, const uint32_t* w, int32_t rows, int32_t cols, size_t pitch,
+                                 size_t row_pitch, uint32_t offset2, Sums4& s) {
+  for (int32_t fy = 0; fy < rows; ++fy, x += row_pitch, w += 6) {
+    const int8_t* x_tap = x;
+    const uint32_t* w_tap = w;
+    for (int32_t fx = 0; fx < cols; ++fx, x_tap += pitch, w_tap += 2) {
+      const uint32_t xv = load4(x_tap);
+      const uint32_t x_even = sxtab16(offset2, xv), x_odd = sxtab16_ror8(offset2, xv);
+      s.c0 = smlabb(x_even, w_tap[0], s.c0);
+      s.c1 = smlabb(x_odd, w_tap[1], s.c1);
+      s.c2 = smlatt(x_even, w_tap[0], s.c2);
+      s.c3 = smlatt(x_odd, w_tap[1], s.c3);
+    }
+  }
+}
+
 // Four channels' sums requantized and stored (all four before storing: an int8 store may
 // alias the table).
 template <class Requantizer, class Stage>
@@ -117,8 +137,36 @@ struct TapWalk {
   const int8_t* x;  // first tap's activations (channel 0)
   const int8_t* w;  // its weights (channel 0)
   int32_t rows, cols;
+  int32_t first_tap;  // of the filter window, row-major: where pack_3x3's weights start
   bool whole_3x3;
 };
+
+// The taps of output pixel (b, oy, ox) inside the image (input pixels Cin bytes apart,
+// filter taps Cout bytes apart).
+inline TapWalk tap_walk(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter, int32_t b, int32_t oy,
+                        int32_t ox) {
+  const size_t pixel_pitch = static_cast<size_t>(g.input_c);
+  const size_t row_pitch = static_cast<size_t>(g.input_w) * pixel_pitch;
+  const size_t filter_row_pitch = static_cast<size_t>(g.filter_w) * g.output_c;
+  const int64_t origin_y = static_cast<int64_t>(oy) * g.stride_h - g.pad_top;
+  const int64_t origin_x = static_cast<int64_t>(ox) * g.stride_w - g.pad_left;
+  const conv::TapRange rows = conv::taps_inside(origin_y, g.dilation_h, g.filter_h, g.input_h);
+  const conv::TapRange cols = conv::taps_inside(origin_x, g.dilation_w, g.filter_w, g.input_w);
+  TapWalk walk{input, filter, rows.end - rows.begin, cols.end - cols.begin, 0, false};
+  if (walk.rows <= 0 || walk.cols <= 0) {
+    walk.rows = walk.cols = 0;  // nothing is read
+    return walk;
+  }
+  const int64_t first_y = origin_y + static_cast<int64_t>(rows.begin) * g.dilation_h;
+  const int64_t first_x = origin_x + static_cast<int64_t>(cols.begin) * g.dilation_w;
+  walk.x = input + (static_cast<size_t>(b) * g.input_h + static_cast<size_t>(first_y)) * row_pitch +
+           static_cast<size_t>(first_x) * pixel_pitch;
+  walk.w = filter + static_cast<size_t>(rows.begin) * filter_row_pitch + static_cast<size_t>(cols.begin) * g.output_c;
+  walk.first_tap = rows.begin * g.filter_w + cols.begin;
+  walk.whole_3x3 = g.filter_h == 3 && g.filter_w == 3 && g.dilation_h == 1 && g.dilation_w == 1 && walk.rows == 3 &&
+                   walk.cols == 3;
+  return walk;
+}
 
 // Channels in chunks of kDepthwiseChunk (multiples of 4), each chunk over the whole image
 // with its requantizers worked out once; leftover channels one by one.
@@ -135,25 +183,6 @@ inline void depthwise_multiplier1(const conv::ConvGeometry& g, const int8_t* inp
   const uint32_t offset2 = pair_of(a.input_offset);
   const Stage stage(a);
   const bool unit_3x3 = g.filter_h == 3 && g.filter_w == 3 && g.dilation_h == 1 && g.dilation_w == 1;
-  // The taps of output pixel (b, oy, ox) inside the image.
-  const auto walk_at = [&](int32_t b, int32_t oy, int32_t ox) {
-    const int64_t origin_y = static_cast<int64_t>(oy) * g.stride_h - g.pad_top;
-    const int64_t origin_x = static_cast<int64_t>(ox) * g.stride_w - g.pad_left;
-    const conv::TapRange rows = conv::taps_inside(origin_y, g.dilation_h, g.filter_h, g.input_h);
-    const conv::TapRange cols = conv::taps_inside(origin_x, g.dilation_w, g.filter_w, g.input_w);
-    TapWalk walk{input, filter, rows.end - rows.begin, cols.end - cols.begin, false};
-    if (walk.rows <= 0 || walk.cols <= 0) {
-      walk.rows = walk.cols = 0;  // nothing is read
-      return walk;
-    }
-    const int64_t first_y = origin_y + static_cast<int64_t>(rows.begin) * g.dilation_h;
-    const int64_t first_x = origin_x + static_cast<int64_t>(cols.begin) * g.dilation_w;
-    walk.x = input + (static_cast<size_t>(b) * g.input_h + static_cast<size_t>(first_y)) * row_pitch +
-             static_cast<size_t>(first_x) * pixel_pitch;
-    walk.w = filter + static_cast<size_t>(rows.begin) * filter_row_pitch + static_cast<size_t>(cols.begin) * pixel_pitch;
-    walk.whole_3x3 = unit_3x3 && walk.rows == 3 && walk.cols == 3;
-    return walk;
-  };
   using Requantizer = typename Stage::Requantizer;
   Requantizer table[kDepthwiseChunk];
   uint32_t packed[kDepthwiseChunk / 4 * 9 * 2];  // pack_3x3's
@@ -165,12 +194,21 @@ inline void depthwise_multiplier1(const conv::ConvGeometry& g, const int8_t* inp
     for (int32_t b = 0; b < g.batches; ++b) {
       for (int32_t oy = 0; oy < g.output_h; ++oy) {
         for (int32_t ox = 0; ox < g.output_w; ++ox, out += pixel_pitch) {
-          const TapWalk walk = walk_at(b, oy, ox);
+          const TapWalk walk = tap_walk(g, input, filter, b, oy, ox);
           if (walk.whole_3x3) {
             const uint32_t* w = packed;
             for (int32_t c = chunk; c < chunk_end; c += 4, w += 18) {
               Sums4 s{0, 0, 0, 0};
               depthwise_3x3(walk.x + c, w, pixel_pitch, row_pitch, offset2, s);
+              store4(out + c, table + (c - chunk), s, stage);
+            }
+            continue;
+          }
+          if (unit_3x3) {
+            const uint32_t* w = packed + 2 * walk.first_tap;
+            for (int32_t c = chunk; c < chunk_end; c += 4, w += 18) {
+              Sums4 s{0, 0, 0, 0};
+              depthwise_3x3_border(walk.x + c, w, walk.rows, walk.cols, pixel_pitch, row_pitch, offset2, s);
               store4(out + c, table + (c - chunk), s, stage);
             }
             continue;
@@ -195,7 +233,7 @@ inline void depthwise_multiplier1(const conv::ConvGeometry& g, const int8_t* inp
   for (int32_t b = 0; b < g.batches; ++b) {
     for (int32_t oy = 0; oy < g.output_h; ++oy) {
       for (int32_t ox = 0; ox < g.output_w; ++ox, out += pixel_pitch) {
-        const TapWalk walk = walk_at(b, oy, ox);
+        const TapWalk walk = tap_walk(g, input, filter, b, oy, ox);
         for (int32_t c = blocked; c < channels; ++c) {
           uint32_t sum = 0;
           const int8_t* x_row = walk.x + c;

@@ -11,9 +11,13 @@
 //
 // average_pool2d_f32 arguments: as above with float32 tensors and 8 Float act_min,
 // 9 Float act_max.
+//
+// On cores with the DSP extension average_pool2d_s8 with filters of up to 256 positions
+// runs average_pool_dsp.h.
 #include <stdint.h>
 
 #include "../pool/pool_window.h"
+#include "average_pool_dsp.h"
 #include "dense_args.h"
 
 namespace {
@@ -88,6 +92,9 @@ GRT_KERNEL_FUNCTION(average_pool2d_s8) {
   const int32_t act_max = static_cast<int32_t>(grt::kernels::int_at(args, 9));
   const int8_t* input = grt::kernels::data_of<const int8_t>(grt::kernels::tensor_at(args, 0));
   int8_t* output = grt::kernels::data_of<int8_t>(grt::kernels::tensor_at(args, 1));
+#if GRT_KERNELS_DSP
+  if (grt::kernels::dsp::average_pool2d_s8(p, input, output, act_min, act_max)) return 0;
+#endif
   const int row_stride = p.in_w * p.channels;
 
   for (int batch = 0; batch < p.batches; ++batch) {

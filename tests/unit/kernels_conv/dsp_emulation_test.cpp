@@ -13,7 +13,7 @@
 #include <random>
 
 #include "conv/conv2d_dsp.h"
-#include "conv/depthwise_dsp.h"
+#include "conv/depthwise_multiplied_dsp.h"
 #include "conv_models.h"
 
 namespace grt::test {
@@ -244,12 +244,28 @@ std::vector<Geometry> fixed_geometries(bool depthwise) {
   add({1, 7, 7, 13}, 3, 3, 13, {2, 2, 1, 1, 0, 0});    // VALID, stride 2, 13 channels
   add({1, 8, 8, 5}, 3, 3, 5, {1, 1, 2, 2, 2, 2});      // dilation 2
   add({1, 2, 2, 4}, 5, 5, 4, {1, 1, 1, 1, 2, 2});      // window wider than the image
+  if (depthwise) {  // 3x3 windows on the border (packed weights): KWS's layer, corners only,
+                    // one pixel, stride 2, two chunks, leftover channels
+    add({1, 25, 5, 64}, 3, 3, 64, {1, 1, 1, 1, 1, 1});
+    add({1, 2, 2, 8}, 3, 3, 8, {1, 1, 1, 1, 1, 1});
+    add({1, 1, 1, 4}, 3, 3, 4, {1, 1, 1, 1, 1, 1});
+    add({2, 4, 5, 12}, 3, 3, 12, {2, 2, 1, 1, 1, 1});
+    add({1, 3, 4, 20}, 3, 3, 20, {1, 1, 1, 1, 1, 1});
+    add({1, 3, 3, 6}, 3, 3, 6, {1, 1, 1, 1, 2, 0});
+  }
   if (!depthwise) {  // ResNet-8's 3x3 layers: patches of 288 and 576 bytes (the larger buffer)
     add({1, 6, 6, 32}, 3, 3, 32, {1, 1, 1, 1, 1, 1});  // SAME, 288-byte patches
     add({1, 7, 7, 32}, 3, 3, 64, {2, 2, 1, 1, 0, 0});  // stride 2 onto 64 channels, odd pixels
     add({1, 5, 6, 64}, 3, 3, 64, {1, 1, 1, 1, 1, 1});  // 576-byte patches, borders and interior
     add({1, 4, 4, 40}, 3, 4, 3, {1, 1, 1, 1, 1, 2});   // 480 bytes, three filters
     add({1, 1, 1, 160}, 1, 1, 4, {});                  // one pixel, pointwise: declined above 144
+    // In place, activations expanded once per pixel pair (expanded_dot_dsp.h): at the
+    // limit, a leftover byte, the smallest, and just above the limit (not expanded).
+    add({1, 3, 3, 128}, 1, 1, 18, {});
+    add({1, 2, 3, 127}, 1, 1, 17, {});
+    add({2, 1, 3, 5}, 1, 1, 3, {});
+    add({1, 1, 2, 4}, 1, 1, 33, {});
+    add({1, 3, 1, 132}, 1, 1, 6, {});
   }
   return list;
 }
@@ -378,17 +394,53 @@ TEST(DepthwiseDsp, MatchesThePortableKernelAndTflmOnRandomShapes) {
   EXPECT_LT(fast, 2 * int(shapes.size()) - 25);
 }
 
-TEST(DepthwiseDsp, DeclinesDepthMultipliersAboveOne) {
+// Depth multipliers 2 and 4j (depthwise_multiplied_dsp.h) on random windows: borders,
+// strides, dilations, batches, an odd channel count (2C leftover outputs), both offsets'
+// extremes; the path declines other multipliers without writing.
+TEST(DepthwiseDsp, MultipliersTwoAndFourTimesMatchThePortableKernelAndTflm) {
+  std::mt19937 engine(77);
+  int handled = 0;
+  for (int i = 0; i < 160; ++i) {
+    Geometry g = random_geometry(engine, true);
+    const int64_t multipliers[] = {2, 4, 8, 2, 3, 5, 12};
+    const int64_t multiplier = multipliers[engine() % 7];
+    const int64_t out_c = g.input[3] * multiplier;
+    g.filter[3] = out_c;
+    g.output[3] = out_c;
+    const Case c = random_case(g, engine, true, i % 2 == 1);
+    const S8& s = c.spec;
+    std::vector<int8_t> got(elements(g.output), 0x55);
+    const bool handles = multiplier == 2 || multiplier % 4 == 0;
+    ASSERT_EQ(dsp::depthwise_multiplied_s8(geometry_of(s), c.input.data(), s.filter.data(), got.data(), arithmetic_of(s)),
+              handles);
+    EXPECT_FALSE(dsp::depthwise_conv2d_s8(geometry_of(s), c.input.data(), s.filter.data(), got.data(), arithmetic_of(s)));
+    if (!handles) {
+      EXPECT_EQ(got, std::vector<int8_t>(elements(g.output), 0x55));
+      continue;
+    }
+    ++handled;
+    EXPECT_EQ(got, c.portable) << "input " << ::testing::PrintToString(g.input) << " filter "
+                               << ::testing::PrintToString(g.filter) << " offset " << s.input_offset;
+    EXPECT_EQ(got, c.expected) << "input " << ::testing::PrintToString(g.input);
+  }
+  EXPECT_GT(handled, 80);
+}
+
+TEST(DepthwiseDsp, MultiplierOnePathDeclinesOthersAndMultipliedPathDeclinesOne) {
   std::mt19937 engine(6);
   Geometry g;
   g.input = {1, 4, 4, 4};
   g.filter = {1, 3, 3, 8};
   g.output = {1, 4, 4, 8};
   g.window = {1, 1, 1, 1, 1, 1};
-  const S8 s = random_spec(g, engine);
+  Geometry one = g;
+  one.filter = {1, 3, 3, 4};
+  one.output = {1, 4, 4, 4};
+  const S8 s = random_spec(g, engine), s1 = random_spec(one, engine);
   const auto input = pattern<int8_t>(elements(g.input), 4, -128, 127);
   std::vector<int8_t> got(elements(g.output), 0x55);
   EXPECT_FALSE(dsp::depthwise_conv2d_s8(geometry_of(s), input.data(), s.filter.data(), got.data(), arithmetic_of(s)));
+  EXPECT_FALSE(dsp::depthwise_multiplied_s8(geometry_of(s1), input.data(), s1.filter.data(), got.data(), arithmetic_of(s1)));
   EXPECT_EQ(got, std::vector<int8_t>(elements(g.output), 0x55));
 }
 

@@ -24,9 +24,10 @@ TEST(FullyConnectedDsp, MatchesThePortableKernelOnRandomShapes) {
     for (auto& e : v) e = int8_t(int(engine() % 256u) - 128);
     return v;
   };
-  for (int i = 0; i < 150; ++i) {
-    const int32_t depth = 1 + int32_t(engine() % (i < 100 ? 40u : 300u));
-    const int32_t units = 1 + int32_t(engine() % 11u);
+  for (int i = 0; i < 170; ++i) {
+    // The last twenty around kMaxExpandedDepth (expanded activations up to it, not above).
+    const int32_t depth = i < 150 ? 1 + int32_t(engine() % (i < 100 ? 40u : 300u)) : 620 + int32_t(engine() % 40u);
+    const int32_t units = 1 + int32_t(engine() % (i < 100 ? 11u : 14u));  // deep ones from 8 expand
     const int32_t batches = 1 + int32_t(engine() % 3u);
     const int32_t offsets[] = {128, -127, 0, 7};
     const int32_t input_offset = offsets[engine() % 4];
