@@ -26,7 +26,7 @@ export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:allocator_may_return_null=1
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 seconds=$(( total_seconds / ${#targets[@]} ))
 [ "$seconds" -ge 10 ] || seconds=10
-status=0
+failed=()
 for target in "${targets[@]}"; do
   work="$build/fuzz-corpus/$target"
   artifacts="$build/fuzz-artifacts/$target/"
@@ -45,7 +45,18 @@ for target in "${targets[@]}"; do
   if ! "$build/tests/fuzz/$target" -max_total_time="$seconds" -seed="$seed" -timeout=20 -rss_limit_mb=2560 -max_len=131072 \
         "${quiet[@]}" -artifact_prefix="$artifacts" -print_final_stats=1 "${inputs[@]}"; then
     echo "== $target FAILED: reproducer in $artifacts" >&2
-    status=1
+    failed+=("$target")
   fi
 done
-exit $status
+# Named again at the end, where a log's tail shows it, with each reproducer's file name.
+if [ "${#failed[@]}" -gt 0 ]; then
+  for target in "${failed[@]}"; do
+    echo "fuzz: $target FAILED; reproducer: $(ls "$build/fuzz-artifacts/$target" 2>/dev/null | tr '\n' ' ')" | tee /dev/stderr
+    # A small reproducer is printed whole (base64), so a CI log alone is enough to replay it.
+    for file in "$build/fuzz-artifacts/$target"/*; do
+      [ -f "$file" ] && [ "$(stat -c %s "$file")" -le 8192 ] &&
+        echo "fuzz: $(basename "$file") base64: $(base64 -w0 "$file")" | tee /dev/stderr
+    done
+  done
+  exit 1
+fi
