@@ -9,7 +9,8 @@
 // arguments, then STATIC's with prepared arguments. Last, whether the static pools plus the
 // lean bookkeeping come in below TFLM's arena ("below", or "ABOVE" by how much). A second
 // table: the liveness bound (every operator's input and output apart), the static plan, the
-// plan with in-place operators (`graphrt import --in-place`), and TFLM's arena.
+// plan with in-place operators (`graphrt import --in-place`), the band plans (bands.h), TFLM's
+// arena, and the band plan plus bookkeeping over TFLM's arena, counted against 0.7.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -85,6 +86,10 @@ struct BelowTheBound {
   // pools with the model inputs outside (the caller's buffer, as TinyTS counts).
   uint64_t bands = 0, bands_outside = 0;
   double extra_percent = 0, extra_percent_outside = 0;
+  // Issue 17's first target counts the band plan's pools (inputs inside) plus the lean
+  // bookkeeping against TFLM's arena, for models of more than one operator.
+  size_t bookkeeping = 0;
+  bool several_operators = false;
 };
 
 }  // namespace
@@ -118,6 +123,7 @@ int main(int argc, char** argv) {
     {
       // The default algorithm (best), with and without in-place operators.
       BelowTheBound row{entry.file, 0, 0, 0, 0, entry.tflm_arena_bytes};
+      row.several_operators = model.nodes.size() > 1;
       grt::tools::ModelDef plain_model = in_place_model;
       grt::tools::PlanOptions options;
       grt::tools::PlanReport plain, in_place;
@@ -159,6 +165,7 @@ int main(int argc, char** argv) {
     }
     size_t pools = 0;
     for (uint32_t p = 0; p < req[0].pool_count; ++p) pools += req[0].pool_bytes[p];
+    if (!in_place_rows.empty() && in_place_rows.back().file == entry.file) in_place_rows.back().bookkeeping = req[0].bookkeeping_bytes;
     std::string why;
     const size_t page16 = page_buffer(blob, 16, &why);
     const size_t page64 = page_buffer(blob, 64, &why);
@@ -176,15 +183,30 @@ int main(int argc, char** argv) {
                 page16, page64, req[2].allocator_bytes, split.c_str(), prepared.bookkeeping_bytes, total, verdict.c_str(), why.c_str());
   }
   std::printf("static pools + lean bookkeeping below TFLM's arena: %d of %d models\n", below, below + above);
-  std::printf("\n%-32s %10s %10s %10s %6s %8s %10s %7s %10s %7s %8s %10s\n", "model (pools only)", "bound", "plan", "in-place",
-              "pairs", "/bound", "bands", "+MACs%", "bands out", "+MACs%", "/bound", "tflm arena");
+  std::printf("\n%-32s %10s %10s %10s %6s %8s %10s %7s %10s %7s %8s %10s %7s\n", "model (pools only)", "bound", "plan", "in-place",
+              "pairs", "/bound", "bands", "+MACs%", "bands out", "+MACs%", "/bound", "tflm arena", "/tflm");
+  int within = 0, counted = 0;
+  std::string missed;
   for (const BelowTheBound& r : in_place_rows) {
+    // (bands + bookkeeping) / TFLM's arena: issue 17's target is 0.7 or less.
+    double over_tflm = -1;
+    if (r.tflm > 0 && r.bands > 0) over_tflm = static_cast<double>(r.bands + r.bookkeeping) / static_cast<double>(r.tflm);
+    if (over_tflm >= 0 && r.several_operators) {
+      ++counted;
+      if (over_tflm <= 0.7) {
+        ++within;
+      } else {
+        missed += " " + r.file;
+      }
+    }
     const auto over_bound = [&r](uint64_t v) { return r.bound == 0 ? 1.0 : static_cast<double>(v) / static_cast<double>(r.bound); };
-    std::printf("%-32s %10llu %10llu %10llu %6zu %8.3f %10llu %7.1f %10llu %7.1f %8.3f %10lld\n", r.file.c_str(),
+    std::printf("%-32s %10llu %10llu %10llu %6zu %8.3f %10llu %7.1f %10llu %7.1f %8.3f %10lld %7.3f\n", r.file.c_str(),
                 static_cast<unsigned long long>(r.bound), static_cast<unsigned long long>(r.plan),
                 static_cast<unsigned long long>(r.in_place), r.pairs, over_bound(r.in_place), static_cast<unsigned long long>(r.bands),
                 r.extra_percent, static_cast<unsigned long long>(r.bands_outside), r.extra_percent_outside, over_bound(r.bands_outside),
-                r.tflm);
+                r.tflm, over_tflm);
   }
+  std::printf("bands (15 %% extra MACs) + lean bookkeeping <= 0.7 x TFLM's arena: %d of %d models of more than one operator%s%s\n", within,
+              counted, missed.empty() ? "" : "; above:", missed.c_str());
   return 0;
 }
