@@ -1,10 +1,12 @@
 // Delay, Framer, Stacker and OverlapAdd: imported from one-operator .tflite models, run several
 // times in a row (their samples carry over in State tensors) and reset with grt_reset_state.
+// Irfft, their stateless companion in synthesis pipelines, is imported the same way.
 // Expected values follow TFLM's signal library semantics, worked by hand in the comments.
 #include <gtest/gtest.h>
 
 #include <flatbuffers/flexbuffers.h>
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -264,6 +266,51 @@ TEST(SignalOverlapAdd, RefusesTypesAndStepsTflmDoesNotTake) {
   EXPECT_NE(overlap_add(TensorType::INT8, {1, 4}, {2}, 2).refusal().find("T is 9"), std::string::npos);
   EXPECT_NE(overlap_add(TensorType::INT16, {1, 4}, {5}, 5).refusal().find("frame_step 5 is larger than frames of 4"), std::string::npos);
   EXPECT_NE(overlap_add(TensorType::INT16, {2, 4}, {2}, 2).refusal().find("frames x frame_step = 4"), std::string::npos);
+}
+
+StreamOp irfft(int fft_length, TensorType type = TensorType::INT16) {
+  return {"SignalIrfft", {{type, {fft_length + 2}}, {type, {fft_length}}}, [=](flexbuffers::Builder& f) {
+            f.Int("T", static_cast<int64_t>(type));
+            f.Int("fft_length", fft_length);
+          }};
+}
+
+TEST(SignalIrfft, DcAndNyquistBinsGiveFlatAndAlternatingSignals) {
+  auto loaded = irfft(8).load();
+  // DC 16384: the fold halves it into (8192, 8192) (16384 * 16383 rounds to 8192 exactly),
+  // the one radix-4 stage divides by 4 (8192 * 8191 rounds to 2048): 2048 everywhere.
+  EXPECT_EQ(run<int16_t>(*loaded, {16384, 0, 0, 0, 0, 0, 0, 0, 0, 0}), (S16{2048, 2048, 2048, 2048, 2048, 2048, 2048, 2048}));
+  // Nyquist 16384: the fold gives (8192, -8191), the stage (2048, -2048).
+  EXPECT_EQ(run<int16_t>(*loaded, {0, 0, 0, 0, 0, 0, 0, 0, 16384, 0}), (S16{2048, -2048, 2048, -2048, 2048, -2048, 2048, -2048}));
+}
+
+TEST(SignalIrfft, IsTheTimeSignalDividedByTheLengthWithinFixedPointRounding) {
+  constexpr int kLength = 32;
+  auto loaded = irfft(kLength).load();
+  std::vector<int16_t> spectrum(kLength + 2, 0);
+  spectrum[0] = 2000;       // DC
+  spectrum[2] = 8000;       // bin 1, real
+  spectrum[7] = -6000;      // bin 3, imaginary
+  spectrum[10] = 3000;      // bin 5, real
+  spectrum[11] = 1000;      // bin 5, imaginary
+  const std::vector<int16_t> y = run<int16_t>(*loaded, spectrum);
+  const double pi = 3.141592653589793238462643383279502884;
+  for (int t = 0; t < kLength; ++t) {
+    double sum = spectrum[0] + spectrum[kLength] * (t % 2 == 0 ? 1.0 : -1.0);
+    for (int k = 1; k < kLength / 2; ++k) {
+      const double phase = 2 * pi * k * t / kLength;
+      sum += 2 * (spectrum[2 * k] * std::cos(phase) - spectrum[2 * k + 1] * std::sin(phase));
+    }
+    EXPECT_NEAR(y[t], sum / kLength, 3.0) << "sample " << t;
+  }
+}
+
+TEST(SignalIrfft, RefusesWhatItDoesNotConvert) {
+  EXPECT_NE(irfft(8, TensorType::INT32).refusal().find("only the int16 IRFFT"), std::string::npos);
+  EXPECT_NE(irfft(24).refusal().find("needs a radix-3 stage"), std::string::npos);
+  StreamOp short_input = irfft(8);
+  short_input.tensors[0].second = {8};
+  EXPECT_NE(short_input.refusal().find("input's last dimension 8 is not fft_length + 2"), std::string::npos);
 }
 
 }  // namespace

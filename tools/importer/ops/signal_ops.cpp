@@ -1,7 +1,7 @@
 // Converters for TFLM's signal library (the audio front end), custom operators registered
 // by name: SignalWindow, SignalFftAutoScale, SignalRfft, SignalEnergy, SignalFilterBank,
 // SignalFilterBankSquareRoot, SignalFilterBankSpectralSubtraction, SignalPCAN and
-// SignalFilterBankLog. Their options are a FlexBuffers map in custom_options; their uint32
+// SignalFilterBankLog, and SignalIrfft. Their options are a FlexBuffers map in custom_options; their uint32
 // and uint64 tensors are carried as int32 / int64 words (kernels/src/signal/). The stateful
 // Delay, Framer, Stacker and OverlapAdd are in signal_stream_ops.cpp.
 #include <cmath>
@@ -64,6 +64,40 @@ void push_twiddle(std::vector<int16_t>& table, double phase) {
   table.push_back(static_cast<int16_t>(std::floor(0.5 + 32767 * std::sin(phase))));
 }
 
+// The kiss_fft fixed-point tables of an (inverse) real FFT of fft_length 2^k: the
+// twiddles of the inner complex FFT of N = fft_length / 2, then the N / 2 super twiddles,
+// as constants; the stage table; or a failure naming what does not fit.
+struct FftTables {
+  uint32_t twiddles = 0;
+  uint32_t stages = 0;
+};
+
+bool fft_tables(ImportContext& ctx, int64_t fft_length, bool inverse, FftTables* tables) {
+  if (fft_length % 2 != 0) return ctx.fail("fft_length " + std::to_string(fft_length) + " is odd");
+  const int64_t n = fft_length / 2;
+  const std::vector<int32_t> stages = fft_stages(n);
+  for (size_t s = 0; s < stages.size(); s += 2) {
+    if (stages[s] != 2 && stages[s] != 4) {
+      return ctx.fail("fft_length " + std::to_string(fft_length) + " needs a radix-" + std::to_string(stages[s]) +
+                      " stage; graphrt's FFTs take fft_length = 2^k");
+    }
+  }
+  // kiss_fft's inverse tables turn every phase the other way.
+  const double sign = inverse ? -1.0 : 1.0;
+  std::vector<int16_t> twiddles;
+  constexpr double kPi = 3.141592653589793238462643383279502884197169399375105820974944;
+  for (int64_t i = 0; i < n; ++i) push_twiddle(twiddles, sign * -2 * kPi * static_cast<double>(i) / static_cast<double>(n));
+  for (int64_t i = 0; i < n / 2; ++i) {
+    push_twiddle(twiddles, sign * -3.14159265358979323846264338327 * (static_cast<double>(i + 1) / static_cast<double>(n) + .5));
+  }
+  std::vector<uint8_t> bytes(twiddles.size() * sizeof(int16_t));
+  std::memcpy(bytes.data(), twiddles.data(), bytes.size());
+  const std::string name = ctx.op_name();
+  tables->twiddles = ctx.constant(name + " twiddles", DType::Int16, {static_cast<int64_t>(twiddles.size())}, std::move(bytes));
+  tables->stages = ctx.int_array(name + " stages", stages);
+  return true;
+}
+
 bool convert_rfft(ImportContext& ctx) {
   if (!expect_counts(ctx, 1, 1)) return false;
   SignalOptions options(ctx);
@@ -71,37 +105,53 @@ bool convert_rfft(ImportContext& ctx) {
   int64_t fft_length = 0;
   if (!options.integer("T", INT32_MIN, INT32_MAX, &type) || !options.integer("fft_length", 4, 1 << 20, &fft_length)) return false;
   if (type != static_cast<int64_t>(TensorType::INT16)) return ctx.fail("only the int16 RFFT is supported (T is " + std::to_string(type) + ")");
-  if (fft_length % 2 != 0) return ctx.fail("fft_length " + std::to_string(fft_length) + " is odd");
   if (!expect_type(ctx, ctx.input_index(0), TensorType::INT16, "input") ||
       !expect_type(ctx, ctx.output_index(0), TensorType::INT16, "output")) {
     return false;
   }
   const int64_t n = fft_length / 2;
-  const std::vector<int32_t> stages = fft_stages(n);
-  for (size_t s = 0; s < stages.size(); s += 2) {
-    if (stages[s] != 2 && stages[s] != 4) {
-      return ctx.fail("fft_length " + std::to_string(fft_length) + " needs a radix-" + std::to_string(stages[s]) +
-                      " stage; graphrt's RFFT takes fft_length = 2^k");
-    }
-  }
   const std::vector<int64_t> in_shape = ctx.shape(ctx.input_index(0));
   const std::vector<int64_t> out_shape = ctx.shape(ctx.output_index(0));
   if (in_shape.empty() || in_shape.size() != out_shape.size()) return ctx.fail("input and output ranks differ or are 0");
   if (in_shape.back() > fft_length) return ctx.fail("frames of " + std::to_string(in_shape.back()) + " samples are longer than fft_length");
   if (out_shape.back() != 2 * (n + 1)) return ctx.fail("output's last dimension is not fft_length + 2");
-  std::vector<int16_t> twiddles;
-  constexpr double kPi = 3.141592653589793238462643383279502884197169399375105820974944;
-  for (int64_t i = 0; i < n; ++i) push_twiddle(twiddles, -2 * kPi * static_cast<double>(i) / static_cast<double>(n));
-  for (int64_t i = 0; i < n / 2; ++i) {
-    push_twiddle(twiddles, -3.14159265358979323846264338327 * (static_cast<double>(i + 1) / static_cast<double>(n) + .5));
-  }
-  std::vector<uint8_t> bytes(twiddles.size() * sizeof(int16_t));
-  std::memcpy(bytes.data(), twiddles.data(), bytes.size());
-  const std::string name = ctx.op_name();
-  const uint32_t twiddle_tensor = ctx.constant(name + " twiddles", DType::Int16, {static_cast<int64_t>(twiddles.size())}, std::move(bytes));
-  const uint32_t stage_tensor = ctx.int_array(name + " stages", stages);
-  ctx.add_node("signal_rfft_s16", {ArgDef::input(ctx.input(0)), ArgDef::input(twiddle_tensor), ArgDef::int_array(stage_tensor),
+  FftTables tables;
+  if (!fft_tables(ctx, fft_length, false, &tables)) return false;
+  ctx.add_node("signal_rfft_s16", {ArgDef::input(ctx.input(0)), ArgDef::input(tables.twiddles), ArgDef::int_array(tables.stages),
                                    ArgDef::output(ctx.output(0)), ArgDef::integer(fft_length)});
+  return ctx.error().empty();
+}
+
+bool convert_irfft(ImportContext& ctx) {
+  if (!expect_counts(ctx, 1, 1)) return false;
+  SignalOptions options(ctx);
+  int64_t type = 0;
+  int64_t fft_length = 0;
+  if (!options.integer("T", INT32_MIN, INT32_MAX, &type) || !options.integer("fft_length", 4, 1 << 20, &fft_length)) return false;
+  if (type != static_cast<int64_t>(TensorType::INT16)) {
+    return ctx.fail("only the int16 IRFFT is supported (T is " + std::to_string(type) + "; TFLM also has int32 and float32)");
+  }
+  if (!expect_type(ctx, ctx.input_index(0), TensorType::INT16, "input") ||
+      !expect_type(ctx, ctx.output_index(0), TensorType::INT16, "output")) {
+    return false;
+  }
+  const std::vector<int64_t> in_shape = ctx.shape(ctx.input_index(0));
+  const std::vector<int64_t> out_shape = ctx.shape(ctx.output_index(0));
+  if (in_shape.empty() || in_shape.size() != out_shape.size()) return ctx.fail("input and output ranks differ or are 0");
+  if (in_shape.back() != fft_length + 2) return ctx.fail("input's last dimension " + std::to_string(in_shape.back()) + " is not fft_length + 2");
+  if (out_shape.back() != fft_length) return ctx.fail("output's last dimension " + std::to_string(out_shape.back()) + " is not fft_length");
+  if (elements(in_shape) / static_cast<uint64_t>(fft_length + 2) != elements(out_shape) / static_cast<uint64_t>(fft_length)) {
+    return ctx.fail("input and output hold different numbers of frames");
+  }
+  FftTables tables;
+  if (!fft_tables(ctx, fft_length, true, &tables)) return false;
+  // The folded spectrum: N complex int16 from the workspace, at a stack allocator's cost
+  // (GRT_STACK_ALLOCATION_BYTES: rounded up to 16, plus a 16-byte header).
+  const uint64_t folded = static_cast<uint64_t>(fft_length / 2) * 4;
+  ctx.add_node("signal_irfft_s16",
+               {ArgDef::input(ctx.input(0)), ArgDef::input(tables.twiddles), ArgDef::int_array(tables.stages),
+                ArgDef::output(ctx.output(0)), ArgDef::integer(fft_length)},
+               (folded + 15) / 16 * 16 + 16);
   return ctx.error().empty();
 }
 
@@ -228,6 +278,7 @@ void register_signal_ops(ConverterTable& table) {
   table.add_custom("SignalWindow", convert_window, {"int16"});
   table.add_custom("SignalFftAutoScale", convert_fft_auto_scale, {"int16 (int32 scale bits)"});
   table.add_custom("SignalRfft", convert_rfft, {"int16 (fft_length 2^k)"});
+  table.add_custom("SignalIrfft", convert_irfft, {"int16 (fft_length 2^k)"});
   table.add_custom("SignalEnergy", convert_energy, {"int16 to uint32"});
   table.add_custom("SignalFilterBank", convert_filter_bank, {"uint32 to uint64 (int16 tables)"});
   table.add_custom("SignalFilterBankSquareRoot", convert_filter_bank_square_root, {"uint64 to uint32"});
