@@ -156,6 +156,26 @@ TEST(SignalFramer, PrefillStartsWithFrameSizeMinusStepZerosInEveryRow) {
   EXPECT_EQ(run<int16_t>(*loaded, {1, 2, 3, 4, 10, 20, 30, 40}), (S16{0, 1, 2, 2, 3, 4, 0, 10, 20, 20, 30, 40}));
 }
 
+// The importer's State tensors: what the plan keeps apart and grt_reset_state restores.
+TEST(SignalFramer, KeepsItsSamplesAndTheirCountInStateTensors) {
+  const std::vector<uint8_t> bytes = framer({2, 4}, {2, 2, 5}, 5, 2, true).tflite();
+  tools::ModelDef def;
+  const tools::ImportResult result = tools::import_tflite(bytes.data(), bytes.size(), &def);
+  ASSERT_TRUE(result.ok) << result.error;
+  std::vector<const tools::TensorDef*> state;
+  for (const tools::TensorDef& t : def.tensors) {
+    if (t.kind == tools::TensorKind::State) state.push_back(&t);
+  }
+  ASSERT_EQ(state.size(), 2u);
+  // Two rows of frame_size 5 rounded up to a multiple of frame_step 2; zeros at init.
+  EXPECT_EQ(state[0]->dtype, tools::DType::Int16);
+  EXPECT_EQ(state[0]->shape, (std::vector<int64_t>{12}));
+  for (const uint8_t b : def.buffers[state[0]->buffer]) EXPECT_EQ(b, 0);
+  // Prefill: frame_size - frame_step = 3 samples pending from the start.
+  EXPECT_EQ(state[1]->dtype, tools::DType::Int32);
+  EXPECT_EQ(def.buffers[state[1]->buffer], (std::vector<uint8_t>{3, 0, 0, 0}));
+}
+
 TEST(SignalFramer, StepsLongerThanFramesSkipSamples) {
   auto loaded = framer({3}, {1, 2}, 2, 3, false).load();
   EXPECT_EQ(run<int16_t>(*loaded, {1, 2, 3}), (S16{1, 2}));
