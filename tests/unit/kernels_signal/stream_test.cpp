@@ -304,29 +304,68 @@ TEST(SignalIrfft, DcAndNyquistBinsGiveFlatAndAlternatingSignals) {
   EXPECT_EQ(run<int16_t>(*loaded, {0, 0, 0, 0, 0, 0, 0, 0, 16384, 0}), (S16{2048, -2048, 2048, -2048, 2048, -2048, 2048, -2048}));
 }
 
+// sum over the whole (Hermitian) spectrum of X[k] e^{2 pi i k t / L}: L times the signal.
+template <typename T>
+std::vector<double> inverse_dft(const std::vector<T>& spectrum, int length) {
+  const double pi = 3.141592653589793238462643383279502884;
+  std::vector<double> y(static_cast<size_t>(length));
+  for (int t = 0; t < length; ++t) {
+    double sum = static_cast<double>(spectrum[0]) + static_cast<double>(spectrum[static_cast<size_t>(length)]) * (t % 2 == 0 ? 1.0 : -1.0);
+    for (int k = 1; k < length / 2; ++k) {
+      const double phase = 2 * pi * k * t / length;
+      sum += 2 * (static_cast<double>(spectrum[2 * k]) * std::cos(phase) - static_cast<double>(spectrum[2 * k + 1]) * std::sin(phase));
+    }
+    y[static_cast<size_t>(t)] = sum;
+  }
+  return y;
+}
+
+// DC, bin 1 real, bin 3 imaginary, bin 5 both, times `scale`.
+template <typename T>
+std::vector<T> test_spectrum(int length, T scale) {
+  std::vector<T> spectrum(static_cast<size_t>(length + 2), T{0});
+  spectrum[0] = static_cast<T>(2000 * scale);
+  spectrum[2] = static_cast<T>(8000 * scale);
+  spectrum[7] = static_cast<T>(-6000 * scale);
+  spectrum[10] = static_cast<T>(3000 * scale);
+  spectrum[11] = static_cast<T>(1000 * scale);
+  return spectrum;
+}
+
 TEST(SignalIrfft, IsTheTimeSignalDividedByTheLengthWithinFixedPointRounding) {
   constexpr int kLength = 32;
   auto loaded = irfft(kLength).load();
-  std::vector<int16_t> spectrum(kLength + 2, 0);
-  spectrum[0] = 2000;       // DC
-  spectrum[2] = 8000;       // bin 1, real
-  spectrum[7] = -6000;      // bin 3, imaginary
-  spectrum[10] = 3000;      // bin 5, real
-  spectrum[11] = 1000;      // bin 5, imaginary
+  const std::vector<int16_t> spectrum = test_spectrum<int16_t>(kLength, 1);
   const std::vector<int16_t> y = run<int16_t>(*loaded, spectrum);
-  const double pi = 3.141592653589793238462643383279502884;
-  for (int t = 0; t < kLength; ++t) {
-    double sum = spectrum[0] + spectrum[kLength] * (t % 2 == 0 ? 1.0 : -1.0);
-    for (int k = 1; k < kLength / 2; ++k) {
-      const double phase = 2 * pi * k * t / kLength;
-      sum += 2 * (spectrum[2 * k] * std::cos(phase) - spectrum[2 * k + 1] * std::sin(phase));
-    }
-    EXPECT_NEAR(y[t], sum / kLength, 3.0) << "sample " << t;
-  }
+  const std::vector<double> expected = inverse_dft(spectrum, kLength);
+  for (int t = 0; t < kLength; ++t) EXPECT_NEAR(y[t], expected[t] / kLength, 3.0) << "sample " << t;
+}
+
+TEST(SignalIrfft, Int32DividesByTheLengthIn31BitFixedPoint) {
+  auto dc = irfft(8, TensorType::INT32).load();
+  // 2^30 halves exactly to 2^29 ((2^30 (2^30 - 1) + 2^30) >> 31), then quarters to 2^27.
+  EXPECT_EQ(run<int32_t>(*dc, {1 << 30, 0, 0, 0, 0, 0, 0, 0, 0, 0}), (std::vector<int32_t>(8, 1 << 27)));
+  constexpr int kLength = 32;
+  auto loaded = irfft(kLength, TensorType::INT32).load();
+  const std::vector<int32_t> spectrum = test_spectrum<int32_t>(kLength, 65536);
+  const std::vector<int32_t> y = run<int32_t>(*loaded, spectrum);
+  const std::vector<double> expected = inverse_dft(spectrum, kLength);
+  for (int t = 0; t < kLength; ++t) EXPECT_NEAR(y[t], expected[t] / kLength, 4.0) << "sample " << t;
+}
+
+TEST(SignalIrfft, Float32IsTheUnscaledInverseTransform) {
+  auto dc = irfft(8, TensorType::FLOAT32).load();
+  EXPECT_EQ(run<float>(*dc, {1, 0, 0, 0, 0, 0, 0, 0, 0, 0}), (std::vector<float>(8, 1.0f)));
+  constexpr int kLength = 32;
+  auto loaded = irfft(kLength, TensorType::FLOAT32).load();
+  const std::vector<float> spectrum = test_spectrum<float>(kLength, 0.001f);
+  const std::vector<float> y = run<float>(*loaded, spectrum);
+  const std::vector<double> expected = inverse_dft(spectrum, kLength);
+  for (int t = 0; t < kLength; ++t) EXPECT_NEAR(y[t], expected[t], 1e-4) << "sample " << t;
 }
 
 TEST(SignalIrfft, RefusesWhatItDoesNotConvert) {
-  EXPECT_NE(irfft(8, TensorType::INT32).refusal().find("only the int16 IRFFT"), std::string::npos);
+  EXPECT_NE(irfft(8, TensorType::INT8).refusal().find("T is 9; TFLM's IRFFT takes int16, int32 and float32"), std::string::npos);
   EXPECT_NE(irfft(24).refusal().find("needs a radix-3 stage"), std::string::npos);
   StreamOp short_input = irfft(8);
   short_input.tensors[0].second = {8};

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -58,10 +60,31 @@ std::vector<int32_t> fft_stages(int64_t n) {
   return stages;
 }
 
-// kiss_fft's twiddles in 16-bit fixed point: floor(0.5 + 32767 * cos/sin(phase)).
-void push_twiddle(std::vector<int16_t>& table, double phase) {
-  table.push_back(static_cast<int16_t>(std::floor(0.5 + 32767 * std::cos(phase))));
-  table.push_back(static_cast<int16_t>(std::floor(0.5 + 32767 * std::sin(phase))));
+// kiss_fft's twiddles: in fixed point floor(0.5 + max * cos/sin(phase)) with max 32767 or
+// 2^31 - 1, in float32 the rounded cos/sin.
+template <typename T>
+void push_twiddle(std::vector<T>& table, double phase) {
+  if constexpr (std::is_floating_point_v<T>) {
+    table.push_back(static_cast<T>(std::cos(phase)));
+    table.push_back(static_cast<T>(std::sin(phase)));
+  } else {
+    constexpr double kMax = static_cast<double>(std::numeric_limits<T>::max());
+    table.push_back(static_cast<T>(std::floor(0.5 + kMax * std::cos(phase))));
+    table.push_back(static_cast<T>(std::floor(0.5 + kMax * std::sin(phase))));
+  }
+}
+
+template <typename T>
+std::vector<uint8_t> twiddle_bytes(int64_t n, double sign) {
+  std::vector<T> twiddles;
+  constexpr double kPi = 3.141592653589793238462643383279502884197169399375105820974944;
+  for (int64_t i = 0; i < n; ++i) push_twiddle(twiddles, sign * -2 * kPi * static_cast<double>(i) / static_cast<double>(n));
+  for (int64_t i = 0; i < n / 2; ++i) {
+    push_twiddle(twiddles, sign * -3.14159265358979323846264338327 * (static_cast<double>(i + 1) / static_cast<double>(n) + .5));
+  }
+  std::vector<uint8_t> bytes(twiddles.size() * sizeof(T));
+  std::memcpy(bytes.data(), twiddles.data(), bytes.size());
+  return bytes;
 }
 
 // The kiss_fft fixed-point tables of an (inverse) real FFT of fft_length 2^k: the
@@ -72,7 +95,7 @@ struct FftTables {
   uint32_t stages = 0;
 };
 
-bool fft_tables(ImportContext& ctx, int64_t fft_length, bool inverse, FftTables* tables) {
+bool fft_tables(ImportContext& ctx, int64_t fft_length, bool inverse, DType dtype, FftTables* tables) {
   if (fft_length % 2 != 0) return ctx.fail("fft_length " + std::to_string(fft_length) + " is odd");
   const int64_t n = fft_length / 2;
   const std::vector<int32_t> stages = fft_stages(n);
@@ -84,16 +107,11 @@ bool fft_tables(ImportContext& ctx, int64_t fft_length, bool inverse, FftTables*
   }
   // kiss_fft's inverse tables turn every phase the other way.
   const double sign = inverse ? -1.0 : 1.0;
-  std::vector<int16_t> twiddles;
-  constexpr double kPi = 3.141592653589793238462643383279502884197169399375105820974944;
-  for (int64_t i = 0; i < n; ++i) push_twiddle(twiddles, sign * -2 * kPi * static_cast<double>(i) / static_cast<double>(n));
-  for (int64_t i = 0; i < n / 2; ++i) {
-    push_twiddle(twiddles, sign * -3.14159265358979323846264338327 * (static_cast<double>(i + 1) / static_cast<double>(n) + .5));
-  }
-  std::vector<uint8_t> bytes(twiddles.size() * sizeof(int16_t));
-  std::memcpy(bytes.data(), twiddles.data(), bytes.size());
+  std::vector<uint8_t> bytes = dtype == DType::Float32 ? twiddle_bytes<float>(n, sign)
+                               : dtype == DType::Int32 ? twiddle_bytes<int32_t>(n, sign)
+                                                       : twiddle_bytes<int16_t>(n, sign);
   const std::string name = ctx.op_name();
-  tables->twiddles = ctx.constant(name + " twiddles", DType::Int16, {static_cast<int64_t>(twiddles.size())}, std::move(bytes));
+  tables->twiddles = ctx.constant(name + " twiddles", dtype, {3 * n}, std::move(bytes));
   tables->stages = ctx.int_array(name + " stages", stages);
   return true;
 }
@@ -116,7 +134,7 @@ bool convert_rfft(ImportContext& ctx) {
   if (in_shape.back() > fft_length) return ctx.fail("frames of " + std::to_string(in_shape.back()) + " samples are longer than fft_length");
   if (out_shape.back() != 2 * (n + 1)) return ctx.fail("output's last dimension is not fft_length + 2");
   FftTables tables;
-  if (!fft_tables(ctx, fft_length, false, &tables)) return false;
+  if (!fft_tables(ctx, fft_length, false, DType::Int16, &tables)) return false;
   ctx.add_node("signal_rfft_s16", {ArgDef::input(ctx.input(0)), ArgDef::input(tables.twiddles), ArgDef::int_array(tables.stages),
                                    ArgDef::output(ctx.output(0)), ArgDef::integer(fft_length)});
   return ctx.error().empty();
@@ -128,13 +146,14 @@ bool convert_irfft(ImportContext& ctx) {
   int64_t type = 0;
   int64_t fft_length = 0;
   if (!options.integer("T", INT32_MIN, INT32_MAX, &type) || !options.integer("fft_length", 4, 1 << 20, &fft_length)) return false;
-  if (type != static_cast<int64_t>(TensorType::INT16)) {
-    return ctx.fail("only the int16 IRFFT is supported (T is " + std::to_string(type) + "; TFLM also has int32 and float32)");
+  const TensorType tensor_type = static_cast<TensorType>(type);
+  if (tensor_type != TensorType::INT16 && tensor_type != TensorType::INT32 && tensor_type != TensorType::FLOAT32) {
+    return ctx.fail("T is " + std::to_string(type) + "; TFLM's IRFFT takes int16, int32 and float32");
   }
-  if (!expect_type(ctx, ctx.input_index(0), TensorType::INT16, "input") ||
-      !expect_type(ctx, ctx.output_index(0), TensorType::INT16, "output")) {
+  if (!expect_type(ctx, ctx.input_index(0), tensor_type, "input") || !expect_type(ctx, ctx.output_index(0), tensor_type, "output")) {
     return false;
   }
+  const DType dtype = tensor_type == TensorType::INT16 ? DType::Int16 : (tensor_type == TensorType::INT32 ? DType::Int32 : DType::Float32);
   const std::vector<int64_t> in_shape = ctx.shape(ctx.input_index(0));
   const std::vector<int64_t> out_shape = ctx.shape(ctx.output_index(0));
   if (in_shape.empty() || in_shape.size() != out_shape.size()) return ctx.fail("input and output ranks differ or are 0");
@@ -144,11 +163,12 @@ bool convert_irfft(ImportContext& ctx) {
     return ctx.fail("input and output hold different numbers of frames");
   }
   FftTables tables;
-  if (!fft_tables(ctx, fft_length, true, &tables)) return false;
-  // The folded spectrum: N complex int16 from the workspace, at a stack allocator's cost
+  if (!fft_tables(ctx, fft_length, true, dtype, &tables)) return false;
+  // The folded spectrum: N complex values from the workspace, at a stack allocator's cost
   // (GRT_STACK_ALLOCATION_BYTES: rounded up to 16, plus a 16-byte header).
-  const uint64_t folded = static_cast<uint64_t>(fft_length / 2) * 4;
-  ctx.add_node("signal_irfft_s16",
+  const uint64_t folded = static_cast<uint64_t>(fft_length / 2) * 2 * dtype_bytes(dtype);
+  const char* kernel = dtype == DType::Int16 ? "signal_irfft_s16" : (dtype == DType::Int32 ? "signal_irfft_s32" : "signal_irfft_f32");
+  ctx.add_node(kernel,
                {ArgDef::input(ctx.input(0)), ArgDef::input(tables.twiddles), ArgDef::int_array(tables.stages),
                 ArgDef::output(ctx.output(0)), ArgDef::integer(fft_length)},
                (folded + 15) / 16 * 16 + 16);
@@ -278,7 +298,7 @@ void register_signal_ops(ConverterTable& table) {
   table.add_custom("SignalWindow", convert_window, {"int16"});
   table.add_custom("SignalFftAutoScale", convert_fft_auto_scale, {"int16 (int32 scale bits)"});
   table.add_custom("SignalRfft", convert_rfft, {"int16 (fft_length 2^k)"});
-  table.add_custom("SignalIrfft", convert_irfft, {"int16 (fft_length 2^k)"});
+  table.add_custom("SignalIrfft", convert_irfft, {"int16 (fft_length 2^k)", "int32 (fft_length 2^k)", "float32 (fft_length 2^k)"});
   table.add_custom("SignalEnergy", convert_energy, {"int16 to uint32"});
   table.add_custom("SignalFilterBank", convert_filter_bank, {"uint32 to uint64 (int16 tables)"});
   table.add_custom("SignalFilterBankSquareRoot", convert_filter_bank_square_root, {"uint64 to uint32"});
