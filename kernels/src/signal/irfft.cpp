@@ -11,7 +11,7 @@
 //   3 out Y T [..., fft_length], 4 int fft_length
 // Workspace: N complex T (the folded spectrum), from TVMBackendAllocWorkspace.
 #include "../kernel_args.h"
-#include "kiss_fft16.h"
+#include "kiss_fft.h"
 
 namespace grt::kernels::signal {
 namespace {

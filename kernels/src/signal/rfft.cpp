@@ -12,7 +12,7 @@
 // No scratch: the inner FFT writes Y's first N bins, and the split runs in place.
 #include "../kernel_args.h"
 
-#include "kiss_fft16.h"
+#include "kiss_fft.h"
 
 namespace grt::kernels::signal {
 namespace {

@@ -1,8 +1,8 @@
 // kiss_fft's complex FFT as TFLM's signal library builds it, in 16- and 32-bit fixed point
 // (each radix stage, 2 or 4, divides by its radix so nothing overflows) and in float32.
 // Shared by Rfft and Irfft.
-#ifndef GRAPHRT_KERNELS_SIGNAL_KISS_FFT16_H_
-#define GRAPHRT_KERNELS_SIGNAL_KISS_FFT16_H_
+#ifndef GRAPHRT_KERNELS_SIGNAL_KISS_FFT_H_
+#define GRAPHRT_KERNELS_SIGNAL_KISS_FFT_H_
 
 #include <stdint.h>
 
@@ -171,4 +171,4 @@ inline void check_fft_tables(ArgCheck& check, TVMValue* args) {
 
 }  // namespace grt::kernels::signal
 
-#endif  // GRAPHRT_KERNELS_SIGNAL_KISS_FFT16_H_
+#endif  // GRAPHRT_KERNELS_SIGNAL_KISS_FFT_H_
