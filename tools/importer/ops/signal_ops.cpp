@@ -247,10 +247,10 @@ bool convert_spectral_subtraction(ImportContext& ctx) {
   }
   std::vector<ArgDef> args = {ArgDef::input(ctx.input(0)), ArgDef::output(ctx.output(0)), ArgDef::output(ctx.output(1))};
   for (const int64_t v : values) args.push_back(ArgDef::integer(v));
-  // The noise estimate is state TFLM keeps across invocations. The blob has no tensors that
-  // persist across runs yet, so each run starts from the reset (zero) estimate, as a newly
-  // initialised TFLM interpreter does.
-  args.push_back(ArgDef::integer(1));
+  // The noise estimate is state TFLM keeps across invocations: a State tensor of its own (the
+  // output tensor is a plain activation the plan may reuse after this run's readers).
+  const int64_t channels = static_cast<int64_t>(elements(ctx.shape(ctx.input_index(0))));
+  args.push_back(ArgDef::output(ctx.graph().add_state(ctx.op_name() + " noise estimate", DType::Int32, {channels}, {})));
   ctx.add_node("signal_filter_bank_spectral_subtraction", std::move(args));
   return ctx.error().empty();
 }
@@ -302,7 +302,7 @@ void register_signal_ops(ConverterTable& table) {
   table.add_custom("SignalEnergy", convert_energy, {"int16 to uint32"});
   table.add_custom("SignalFilterBank", convert_filter_bank, {"uint32 to uint64 (int16 tables)"});
   table.add_custom("SignalFilterBankSquareRoot", convert_filter_bank_square_root, {"uint64 to uint32"});
-  table.add_custom("SignalFilterBankSpectralSubtraction", convert_spectral_subtraction, {"uint32 (state reset every run)"});
+  table.add_custom("SignalFilterBankSpectralSubtraction", convert_spectral_subtraction, {"uint32 (state kept across runs)"});
   table.add_custom("SignalPCAN", convert_pcan, {"uint32 (int16 gain table)"});
   table.add_custom("SignalFilterBankLog", convert_filter_bank_log, {"uint32 to int16"});
   signal::register_stream_ops(table);
