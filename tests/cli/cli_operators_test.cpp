@@ -156,9 +156,9 @@ using CliRefusals = CliTest;
 
 // No model zoo needed: the refusal of operators without a converter, as users see it.
 TEST_F(CliRefusals, UnsupportedOperatorsAreOneLineListingWhatIsMissing) {
-  // x -> LSTM -> RELU -> CUSTOM:SignalDelay -> LSTM -> y, float32 [1, 4] throughout.
+  // x -> LSTM -> RELU -> CUSTOM:SignalUnknown -> LSTM -> y, float32 [1, 4] throughout.
   const std::vector<std::pair<BuiltinOperator, std::string>> chain = {
-      {BuiltinOperator::LSTM, ""}, {BuiltinOperator::RELU, ""}, {BuiltinOperator::CUSTOM, "SignalDelay"}, {BuiltinOperator::LSTM, ""}};
+      {BuiltinOperator::LSTM, ""}, {BuiltinOperator::RELU, ""}, {BuiltinOperator::CUSTOM, "SignalUnknown"}, {BuiltinOperator::LSTM, ""}};
   TfliteModelSpec spec;
   int32_t previous = spec.add_tensor({.name = "x", .type = TensorType::FLOAT32, .shape = {1, 4}});
   spec.inputs = {previous};
@@ -179,7 +179,7 @@ TEST_F(CliRefusals, UnsupportedOperatorsAreOneLineListingWhatIsMissing) {
   const CliResult r = run_graphrt({"import", path("m.tflite").string(), "-o", out});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(IsOneLineError(r, "import"));
-  EXPECT_NE(r.err.find("m.tflite: unsupported operators: LSTM x2, CUSTOM:SignalDelay x1\n"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("m.tflite: unsupported operators: LSTM x2, CUSTOM:SignalUnknown x1\n"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 

@@ -48,7 +48,8 @@ std::vector<uint8_t> build_tflite(const TfliteModelSpec& spec) {
       tflite::BuiltinOptions options_type = tflite::BuiltinOptions::NONE;
       flatbuffers::Offset<void> options;
       if (op.options) std::tie(options_type, options) = op.options(fbb);
-      operators.push_back(tflite::CreateOperatorDirect(fbb, code_index, &op.inputs, &op.outputs, options_type, options));
+      operators.push_back(tflite::CreateOperatorDirect(fbb, code_index, &op.inputs, &op.outputs, options_type, options,
+                                                       op.custom_options.empty() ? nullptr : &op.custom_options));
     }
     return tflite::CreateSubGraphDirect(fbb, &tensors, &graph.inputs, &graph.outputs, &operators, name);
   };

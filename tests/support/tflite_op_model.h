@@ -44,6 +44,7 @@ struct TfliteOpSpec {
   int64_t opcode_index = -1;  // >= 0: this operator code index instead of the right one
   bool legacy_code_only = false;  // only deprecated_builtin_code, as pre-3a writers did
   BuiltinOptionsWriter options;   // empty: no builtin options
+  std::vector<uint8_t> custom_options;  // a custom operator's options (FlexBuffers); empty: none
 };
 
 struct TfliteModelSpec {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "one_node.h"
@@ -72,41 +73,50 @@ struct Subtraction {
   std::vector<uint32_t> estimate;
 };
 
-// smoothing 0.04 (0.08 on odd channels), at least 0.1 of the signal left, 10 smoothing bits.
-Subtraction subtract(const std::vector<uint32_t>& x, const std::vector<uint32_t>& previous, int clamping, int fresh_state) {
+// smoothing 0.04 (0.08 on odd channels), at least 0.1 of the signal left, 10 smoothing bits;
+// the estimate kept across runs in a State tensor of 4 channels (zeros at init).
+std::unique_ptr<Loaded> subtraction(int clamping) {
   OneNode m;
-  const int64_t n = static_cast<int64_t>(x.size());
-  const uint32_t in = m.input(DType::Int32, {n});
-  const uint32_t y = m.output(DType::Int32, {n});
-  const uint32_t estimate = m.output(DType::Int32, {n});
+  const uint32_t in = m.input(DType::Int32, {4});
+  const uint32_t y = m.output(DType::Int32, {4});
+  const uint32_t estimate = m.output(DType::Int32, {4});
+  const uint32_t state = m.def.add_state("noise estimate", DType::Int32, {4}, {});
   m.node("signal_filter_bank_spectral_subtraction",
          {ArgDef::input(in), ArgDef::output(y), ArgDef::output(estimate), ArgDef::integer(655), ArgDef::integer(15729),
           ArgDef::integer(1310), ArgDef::integer(15074), ArgDef::integer(1638), ArgDef::integer(10), ArgDef::integer(14),
-          ArgDef::integer(clamping), ArgDef::integer(fresh_state)});
-  Loaded loaded(m.def);
-  EXPECT_EQ(loaded.status(), GRT_OK) << loaded.message();
-  // The estimate output holds the previous run's estimate on entry.
-  DLTensor* t = grt_output(loaded.executor(), 1);
-  std::memcpy(t->data, previous.data(), previous.size() * sizeof(uint32_t));
+          ArgDef::integer(clamping), ArgDef::output(state)});
+  auto loaded = std::make_unique<Loaded>(m.def);
+  EXPECT_EQ(loaded->status(), GRT_OK) << loaded->message();
+  return loaded;
+}
+
+Subtraction subtract(Loaded& loaded, const std::vector<uint32_t>& x) {
   loaded.set_input(0, x);
   EXPECT_EQ(loaded.run(), GRT_OK);
   return {loaded.output<uint32_t>(0), loaded.output<uint32_t>(1)};
 }
 
-TEST(SignalFilterBankSpectralSubtraction, SubtractsTheSmoothedNoiseEstimate) {
-  const Subtraction first = subtract({322, 308, 210, 5}, {0, 0, 0, 0}, 0, 0);
+TEST(SignalFilterBankSpectralSubtraction, SubtractsTheSmoothedNoiseEstimateKeptAcrossRuns) {
+  auto loaded = subtraction(0);
+  const Subtraction first = subtract(*loaded, {322, 308, 210, 5});
   EXPECT_EQ(first.y, (std::vector<uint32_t>{309, 283, 201, 4}));
   EXPECT_EQ(first.estimate, (std::vector<uint32_t>{13181, 25217, 8596, 409}));
   // The next frame starts from that estimate; channel 2's signal (2 << 10) is below it, so
   // nothing is left but the floor (0), and with clamping the estimate drops to the signal.
-  const Subtraction second = subtract({100, 308, 2, 5}, first.estimate, 0, 0);
+  const Subtraction second = subtract(*loaded, {100, 308, 2, 5});
   EXPECT_EQ(second.y, (std::vector<uint32_t>{83, 260, 0, 4}));
   EXPECT_EQ(second.estimate, (std::vector<uint32_t>{16747, 48418, 8334, 785}));
-  EXPECT_EQ(subtract({100, 308, 2, 5}, first.estimate, 1, 0).estimate, (std::vector<uint32_t>{16747, 48418, 2048, 785}));
+  auto clamped = subtraction(1);
+  subtract(*clamped, {322, 308, 210, 5});
+  EXPECT_EQ(subtract(*clamped, {100, 308, 2, 5}).estimate, (std::vector<uint32_t>{16747, 48418, 2048, 785}));
 }
 
-TEST(SignalFilterBankSpectralSubtraction, FreshStateIgnoresThePreviousEstimate) {
-  const Subtraction fresh = subtract({322, 308, 210, 5}, {9999, 9999, 9999, 9999}, 0, 1);
+TEST(SignalFilterBankSpectralSubtraction, ResetStartsTheEstimateFromZero) {
+  auto loaded = subtraction(0);
+  subtract(*loaded, {322, 308, 210, 5});
+  subtract(*loaded, {100, 308, 2, 5});
+  ASSERT_EQ(grt_reset_state(loaded->executor()), GRT_OK);
+  const Subtraction fresh = subtract(*loaded, {322, 308, 210, 5});
   EXPECT_EQ(fresh.y, (std::vector<uint32_t>{309, 283, 201, 4}));
   EXPECT_EQ(fresh.estimate, (std::vector<uint32_t>{13181, 25217, 8596, 409}));
 }

@@ -114,12 +114,12 @@ TEST(SignalImport, RefusesOptionsOutOfRangeOrMissing) {
 }
 
 TEST(SignalImport, ListsCustomOperatorsItDoesNotKnow) {
-  CustomOp delay = window(0);
-  delay.name = "SignalDelay";
+  CustomOp unknown = window(0);
+  unknown.name = "SignalNoSuchOperator";
   tools::ModelDef def;
-  const tools::ImportResult result = import(delay, &def);
+  const tools::ImportResult result = import(unknown, &def);
   EXPECT_FALSE(result.ok);
-  EXPECT_NE(result.error.find("CUSTOM:SignalDelay x1"), std::string::npos) << result.error;
+  EXPECT_NE(result.error.find("CUSTOM:SignalNoSuchOperator x1"), std::string::npos) << result.error;
 }
 
 CustomOp rfft(int fft_length) {

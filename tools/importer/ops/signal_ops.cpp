@@ -1,98 +1,23 @@
 // Converters for TFLM's signal library (the audio front end), custom operators registered
 // by name: SignalWindow, SignalFftAutoScale, SignalRfft, SignalEnergy, SignalFilterBank,
 // SignalFilterBankSquareRoot, SignalFilterBankSpectralSubtraction, SignalPCAN and
-// SignalFilterBankLog. Their options are a FlexBuffers map in custom_options; their uint32
-// and uint64 tensors are carried as int32 / int64 words (kernels/src/signal/).
-
-// FlexBuffers is used header-only: its locale-independent parsing of numbers written as
-// strings needs libflatbuffers, which the importer does not link, and these options hold
-// numbers as numbers.
-#define FLATBUFFERS_LOCALE_INDEPENDENT 0
-
+// SignalFilterBankLog, and SignalIrfft. Their options are a FlexBuffers map in custom_options; their uint32
+// and uint64 tensors are carried as int32 / int64 words (kernels/src/signal/). The stateful
+// Delay, Framer, Stacker and OverlapAdd are in signal_stream_ops.cpp.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 #include <string>
 #include <vector>
 
-#include <flatbuffers/flexbuffers.h>
-
-#include "graphrt/tools/import_context.h"
+#include "signal_common.h"
 
 namespace grt::tools {
 namespace {
 
-using tflite::TensorType;
-
-// The operator's FlexBuffers options, checked before anything is read from them.
-class SignalOptions {
- public:
-  explicit SignalOptions(ImportContext& ctx) : ctx_(ctx) {
-    const auto* bytes = ctx.op().custom_options();
-    if (bytes == nullptr || bytes->size() == 0 || !flexbuffers::VerifyBuffer(bytes->data(), bytes->size())) {
-      ctx.fail("custom options are missing or are not a valid FlexBuffers map");
-      return;
-    }
-    const flexbuffers::Reference root = flexbuffers::GetRoot(bytes->data(), bytes->size());
-    if (!root.IsMap()) {
-      ctx.fail("custom options are not a FlexBuffers map");
-      return;
-    }
-    map_ = root.AsMap();
-    valid_ = true;
-  }
-
-  // The integer option `key` in [low, high], or a failure naming it.
-  bool integer(const char* key, int64_t low, int64_t high, int64_t* value) {
-    if (!valid_) return false;
-    const flexbuffers::Reference r = map_[key];
-    if (!r.IsInt() && !r.IsUInt() && !r.IsBool()) return ctx_.fail(std::string("option '") + key + "' is missing or not an integer");
-    const uint64_t wide = r.IsUInt() ? r.AsUInt64() : 0;
-    const int64_t v = r.IsUInt() ? static_cast<int64_t>(wide > INT64_MAX ? INT64_MAX : wide) : r.AsInt64();
-    if (v < low || v > high) {
-      return ctx_.fail(std::string("option '") + key + "' is " + std::to_string(v) + ", outside [" + std::to_string(low) + ", " +
-                       std::to_string(high) + "]");
-    }
-    *value = v;
-    return true;
-  }
-
- private:
-  ImportContext& ctx_;
-  flexbuffers::Map map_ = flexbuffers::Map::EmptyMap();
-  bool valid_ = false;
-};
-
-bool expect_counts(ImportContext& ctx, int inputs, int outputs) {
-  if (ctx.input_count() != inputs || ctx.output_count() != outputs) {
-    return ctx.fail("expects " + std::to_string(inputs) + " inputs and " + std::to_string(outputs) + " outputs, has " +
-                    std::to_string(ctx.input_count()) + " and " + std::to_string(ctx.output_count()));
-  }
-  for (int i = 0; i < inputs; ++i) {
-    if (!ctx.has_input(i)) return ctx.fail("input " + std::to_string(i) + " is absent");
-  }
-  return true;
-}
-
-// Operand `index` has TFLite type `type` (the check TFLM's Prepare makes).
-bool expect_type(ImportContext& ctx, int32_t tensor, TensorType type, const char* what) {
-  const tflite::Tensor* t = ctx.tensor(tensor);
-  if (t != nullptr && t->type() == type) return true;
-  return ctx.fail(std::string(what) + " must be " + tflite::EnumNameTensorType(type));
-}
-
-// A table argument TFLM reads at every invocation, which graphrt requires to be constant so
-// its kernels can trust it.
-bool expect_constant(ImportContext& ctx, int32_t tensor, const char* what) {
-  if (ctx.is_constant(tensor)) return true;
-  return ctx.fail(std::string(what) + " must be a constant");
-}
-
-uint64_t elements(const std::vector<int64_t>& shape) {
-  uint64_t n = 1;
-  for (const int64_t d : shape) n *= static_cast<uint64_t>(d);
-  return n;
-}
+using namespace grt::tools::signal;
 
 bool convert_window(ImportContext& ctx) {
   if (!expect_counts(ctx, 2, 1)) return false;
@@ -135,10 +60,60 @@ std::vector<int32_t> fft_stages(int64_t n) {
   return stages;
 }
 
-// kiss_fft's twiddles in 16-bit fixed point: floor(0.5 + 32767 * cos/sin(phase)).
-void push_twiddle(std::vector<int16_t>& table, double phase) {
-  table.push_back(static_cast<int16_t>(std::floor(0.5 + 32767 * std::cos(phase))));
-  table.push_back(static_cast<int16_t>(std::floor(0.5 + 32767 * std::sin(phase))));
+// kiss_fft's twiddles: in fixed point floor(0.5 + max * cos/sin(phase)) with max 32767 or
+// 2^31 - 1, in float32 the rounded cos/sin.
+template <typename T>
+void push_twiddle(std::vector<T>& table, double phase) {
+  if constexpr (std::is_floating_point_v<T>) {
+    table.push_back(static_cast<T>(std::cos(phase)));
+    table.push_back(static_cast<T>(std::sin(phase)));
+  } else {
+    constexpr double kMax = static_cast<double>(std::numeric_limits<T>::max());
+    table.push_back(static_cast<T>(std::floor(0.5 + kMax * std::cos(phase))));
+    table.push_back(static_cast<T>(std::floor(0.5 + kMax * std::sin(phase))));
+  }
+}
+
+template <typename T>
+std::vector<uint8_t> twiddle_bytes(int64_t n, double sign) {
+  std::vector<T> twiddles;
+  constexpr double kPi = 3.141592653589793238462643383279502884197169399375105820974944;
+  for (int64_t i = 0; i < n; ++i) push_twiddle(twiddles, sign * -2 * kPi * static_cast<double>(i) / static_cast<double>(n));
+  for (int64_t i = 0; i < n / 2; ++i) {
+    push_twiddle(twiddles, sign * -3.14159265358979323846264338327 * (static_cast<double>(i + 1) / static_cast<double>(n) + .5));
+  }
+  std::vector<uint8_t> bytes(twiddles.size() * sizeof(T));
+  std::memcpy(bytes.data(), twiddles.data(), bytes.size());
+  return bytes;
+}
+
+// The kiss_fft fixed-point tables of an (inverse) real FFT of fft_length 2^k: the
+// twiddles of the inner complex FFT of N = fft_length / 2, then the N / 2 super twiddles,
+// as constants; the stage table; or a failure naming what does not fit.
+struct FftTables {
+  uint32_t twiddles = 0;
+  uint32_t stages = 0;
+};
+
+bool fft_tables(ImportContext& ctx, int64_t fft_length, bool inverse, DType dtype, FftTables* tables) {
+  if (fft_length % 2 != 0) return ctx.fail("fft_length " + std::to_string(fft_length) + " is odd");
+  const int64_t n = fft_length / 2;
+  const std::vector<int32_t> stages = fft_stages(n);
+  for (size_t s = 0; s < stages.size(); s += 2) {
+    if (stages[s] != 2 && stages[s] != 4) {
+      return ctx.fail("fft_length " + std::to_string(fft_length) + " needs a radix-" + std::to_string(stages[s]) +
+                      " stage; graphrt's FFTs take fft_length = 2^k");
+    }
+  }
+  // kiss_fft's inverse tables turn every phase the other way.
+  const double sign = inverse ? -1.0 : 1.0;
+  std::vector<uint8_t> bytes = dtype == DType::Float32 ? twiddle_bytes<float>(n, sign)
+                               : dtype == DType::Int32 ? twiddle_bytes<int32_t>(n, sign)
+                                                       : twiddle_bytes<int16_t>(n, sign);
+  const std::string name = ctx.op_name();
+  tables->twiddles = ctx.constant(name + " twiddles", dtype, {3 * n}, std::move(bytes));
+  tables->stages = ctx.int_array(name + " stages", stages);
+  return true;
 }
 
 bool convert_rfft(ImportContext& ctx) {
@@ -148,37 +123,55 @@ bool convert_rfft(ImportContext& ctx) {
   int64_t fft_length = 0;
   if (!options.integer("T", INT32_MIN, INT32_MAX, &type) || !options.integer("fft_length", 4, 1 << 20, &fft_length)) return false;
   if (type != static_cast<int64_t>(TensorType::INT16)) return ctx.fail("only the int16 RFFT is supported (T is " + std::to_string(type) + ")");
-  if (fft_length % 2 != 0) return ctx.fail("fft_length " + std::to_string(fft_length) + " is odd");
   if (!expect_type(ctx, ctx.input_index(0), TensorType::INT16, "input") ||
       !expect_type(ctx, ctx.output_index(0), TensorType::INT16, "output")) {
     return false;
   }
   const int64_t n = fft_length / 2;
-  const std::vector<int32_t> stages = fft_stages(n);
-  for (size_t s = 0; s < stages.size(); s += 2) {
-    if (stages[s] != 2 && stages[s] != 4) {
-      return ctx.fail("fft_length " + std::to_string(fft_length) + " needs a radix-" + std::to_string(stages[s]) +
-                      " stage; graphrt's RFFT takes fft_length = 2^k");
-    }
-  }
   const std::vector<int64_t> in_shape = ctx.shape(ctx.input_index(0));
   const std::vector<int64_t> out_shape = ctx.shape(ctx.output_index(0));
   if (in_shape.empty() || in_shape.size() != out_shape.size()) return ctx.fail("input and output ranks differ or are 0");
   if (in_shape.back() > fft_length) return ctx.fail("frames of " + std::to_string(in_shape.back()) + " samples are longer than fft_length");
   if (out_shape.back() != 2 * (n + 1)) return ctx.fail("output's last dimension is not fft_length + 2");
-  std::vector<int16_t> twiddles;
-  constexpr double kPi = 3.141592653589793238462643383279502884197169399375105820974944;
-  for (int64_t i = 0; i < n; ++i) push_twiddle(twiddles, -2 * kPi * static_cast<double>(i) / static_cast<double>(n));
-  for (int64_t i = 0; i < n / 2; ++i) {
-    push_twiddle(twiddles, -3.14159265358979323846264338327 * (static_cast<double>(i + 1) / static_cast<double>(n) + .5));
-  }
-  std::vector<uint8_t> bytes(twiddles.size() * sizeof(int16_t));
-  std::memcpy(bytes.data(), twiddles.data(), bytes.size());
-  const std::string name = ctx.op_name();
-  const uint32_t twiddle_tensor = ctx.constant(name + " twiddles", DType::Int16, {static_cast<int64_t>(twiddles.size())}, std::move(bytes));
-  const uint32_t stage_tensor = ctx.int_array(name + " stages", stages);
-  ctx.add_node("signal_rfft_s16", {ArgDef::input(ctx.input(0)), ArgDef::input(twiddle_tensor), ArgDef::int_array(stage_tensor),
+  FftTables tables;
+  if (!fft_tables(ctx, fft_length, false, DType::Int16, &tables)) return false;
+  ctx.add_node("signal_rfft_s16", {ArgDef::input(ctx.input(0)), ArgDef::input(tables.twiddles), ArgDef::int_array(tables.stages),
                                    ArgDef::output(ctx.output(0)), ArgDef::integer(fft_length)});
+  return ctx.error().empty();
+}
+
+bool convert_irfft(ImportContext& ctx) {
+  if (!expect_counts(ctx, 1, 1)) return false;
+  SignalOptions options(ctx);
+  int64_t type = 0;
+  int64_t fft_length = 0;
+  if (!options.integer("T", INT32_MIN, INT32_MAX, &type) || !options.integer("fft_length", 4, 1 << 20, &fft_length)) return false;
+  const TensorType tensor_type = static_cast<TensorType>(type);
+  if (tensor_type != TensorType::INT16 && tensor_type != TensorType::INT32 && tensor_type != TensorType::FLOAT32) {
+    return ctx.fail("T is " + std::to_string(type) + "; TFLM's IRFFT takes int16, int32 and float32");
+  }
+  if (!expect_type(ctx, ctx.input_index(0), tensor_type, "input") || !expect_type(ctx, ctx.output_index(0), tensor_type, "output")) {
+    return false;
+  }
+  const DType dtype = tensor_type == TensorType::INT16 ? DType::Int16 : (tensor_type == TensorType::INT32 ? DType::Int32 : DType::Float32);
+  const std::vector<int64_t> in_shape = ctx.shape(ctx.input_index(0));
+  const std::vector<int64_t> out_shape = ctx.shape(ctx.output_index(0));
+  if (in_shape.empty() || in_shape.size() != out_shape.size()) return ctx.fail("input and output ranks differ or are 0");
+  if (in_shape.back() != fft_length + 2) return ctx.fail("input's last dimension " + std::to_string(in_shape.back()) + " is not fft_length + 2");
+  if (out_shape.back() != fft_length) return ctx.fail("output's last dimension " + std::to_string(out_shape.back()) + " is not fft_length");
+  if (elements(in_shape) / static_cast<uint64_t>(fft_length + 2) != elements(out_shape) / static_cast<uint64_t>(fft_length)) {
+    return ctx.fail("input and output hold different numbers of frames");
+  }
+  FftTables tables;
+  if (!fft_tables(ctx, fft_length, true, dtype, &tables)) return false;
+  // The folded spectrum: N complex values from the workspace, at a stack allocator's cost
+  // (GRT_STACK_ALLOCATION_BYTES: rounded up to 16, plus a 16-byte header).
+  const uint64_t folded = static_cast<uint64_t>(fft_length / 2) * 2 * dtype_bytes(dtype);
+  const char* kernel = dtype == DType::Int16 ? "signal_irfft_s16" : (dtype == DType::Int32 ? "signal_irfft_s32" : "signal_irfft_f32");
+  ctx.add_node(kernel,
+               {ArgDef::input(ctx.input(0)), ArgDef::input(tables.twiddles), ArgDef::int_array(tables.stages),
+                ArgDef::output(ctx.output(0)), ArgDef::integer(fft_length)},
+               (folded + 15) / 16 * 16 + 16);
   return ctx.error().empty();
 }
 
@@ -254,10 +247,10 @@ bool convert_spectral_subtraction(ImportContext& ctx) {
   }
   std::vector<ArgDef> args = {ArgDef::input(ctx.input(0)), ArgDef::output(ctx.output(0)), ArgDef::output(ctx.output(1))};
   for (const int64_t v : values) args.push_back(ArgDef::integer(v));
-  // The noise estimate is state TFLM keeps across invocations. The blob has no tensors that
-  // persist across runs yet, so each run starts from the reset (zero) estimate, as a newly
-  // initialised TFLM interpreter does.
-  args.push_back(ArgDef::integer(1));
+  // The noise estimate is state TFLM keeps across invocations: a State tensor of its own (the
+  // output tensor is a plain activation the plan may reuse after this run's readers).
+  const int64_t channels = static_cast<int64_t>(elements(ctx.shape(ctx.input_index(0))));
+  args.push_back(ArgDef::output(ctx.graph().add_state(ctx.op_name() + " noise estimate", DType::Int32, {channels}, {})));
   ctx.add_node("signal_filter_bank_spectral_subtraction", std::move(args));
   return ctx.error().empty();
 }
@@ -305,12 +298,14 @@ void register_signal_ops(ConverterTable& table) {
   table.add_custom("SignalWindow", convert_window, {"int16"});
   table.add_custom("SignalFftAutoScale", convert_fft_auto_scale, {"int16 (int32 scale bits)"});
   table.add_custom("SignalRfft", convert_rfft, {"int16 (fft_length 2^k)"});
+  table.add_custom("SignalIrfft", convert_irfft, {"int16 (fft_length 2^k)", "int32 (fft_length 2^k)", "float32 (fft_length 2^k)"});
   table.add_custom("SignalEnergy", convert_energy, {"int16 to uint32"});
   table.add_custom("SignalFilterBank", convert_filter_bank, {"uint32 to uint64 (int16 tables)"});
   table.add_custom("SignalFilterBankSquareRoot", convert_filter_bank_square_root, {"uint64 to uint32"});
-  table.add_custom("SignalFilterBankSpectralSubtraction", convert_spectral_subtraction, {"uint32 (state reset every run)"});
+  table.add_custom("SignalFilterBankSpectralSubtraction", convert_spectral_subtraction, {"uint32 (state kept across runs)"});
   table.add_custom("SignalPCAN", convert_pcan, {"uint32 (int16 gain table)"});
   table.add_custom("SignalFilterBankLog", convert_filter_bank_log, {"uint32 to int16"});
+  signal::register_stream_ops(table);
 }
 
 }  // namespace grt::tools
