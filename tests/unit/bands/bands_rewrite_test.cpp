@@ -160,5 +160,27 @@ TEST(BandRewrite, SearchKeepsWithinTheMacLimit) {
   EXPECT_EQ(run(planned(banded).model, input), run(planned(m).model, input));
 }
 
+// The ladder offers plans fewest extra MACs first, each smaller than the one before; given a
+// budget it ends at the first plan that fits (a budget the plain plan meets: no search at all).
+TEST(BandRewrite, LadderEndsAtTheFirstPlanWithinABudget) {
+  const ModelDef m = band_chain_model();
+  std::vector<tools::BandPlan> whole;
+  std::string error;
+  ASSERT_TRUE(tools::band_plan_ladder(m, tools::PlanOptions{}, 100.0, &whole, &error)) << error;
+  ASSERT_GE(whole.size(), 2u);
+  EXPECT_TRUE(whole.front().steps.empty());
+  for (size_t k = 1; k < whole.size(); ++k) EXPECT_LT(whole[k].activations, whole[k - 1].activations);
+
+  std::vector<tools::BandPlan> roomy;
+  ASSERT_TRUE(tools::band_plan_ladder(m, tools::PlanOptions{}, 100.0, &roomy, &error, whole.front().activations)) << error;
+  ASSERT_EQ(roomy.size(), 1u);
+  EXPECT_TRUE(roomy.front().steps.empty());
+
+  std::vector<tools::BandPlan> tight;
+  ASSERT_TRUE(tools::band_plan_ladder(m, tools::PlanOptions{}, 100.0, &tight, &error, whole[1].activations)) << error;
+  ASSERT_EQ(tight.size(), 2u);
+  EXPECT_EQ(tight.back().activations, whole[1].activations);
+}
+
 }  // namespace
 }  // namespace grt::test

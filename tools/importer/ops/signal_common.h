@@ -9,7 +9,9 @@
 #define FLATBUFFERS_LOCALE_INDEPENDENT 0
 
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <flatbuffers/flexbuffers.h>
@@ -93,6 +95,19 @@ inline uint64_t elements(const std::vector<int64_t>& shape) {
 // Delay, Framer, Stacker and OverlapAdd (signal_stream_ops.cpp): the operators whose state
 // lives in State tensors the converters create.
 void register_stream_ops(ConverterTable& table);
+
+// The signal operators' state (TFLM's persistent kernel buffers): a State tensor of the
+// operator's own, `elements` values of `dtype`, zeros at init and after grt_reset_state.
+inline uint32_t zero_state(ImportContext& ctx, const std::string& what, DType dtype, int64_t elements) {
+  return ctx.graph().add_state(ctx.op_name() + " " + what, dtype, {elements}, {});
+}
+
+// A one-value int32 State tensor starting at `initial`.
+inline uint32_t count_state(ImportContext& ctx, const std::string& what, int32_t initial) {
+  std::vector<uint8_t> bytes(sizeof initial);
+  std::memcpy(bytes.data(), &initial, sizeof initial);
+  return ctx.graph().add_state(ctx.op_name() + " " + what, DType::Int32, {1}, std::move(bytes));
+}
 
 }  // namespace grt::tools::signal
 

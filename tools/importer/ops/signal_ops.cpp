@@ -250,7 +250,7 @@ bool convert_spectral_subtraction(ImportContext& ctx) {
   // The noise estimate is state TFLM keeps across invocations: a State tensor of its own (the
   // output tensor is a plain activation the plan may reuse after this run's readers).
   const int64_t channels = static_cast<int64_t>(elements(ctx.shape(ctx.input_index(0))));
-  args.push_back(ArgDef::output(ctx.graph().add_state(ctx.op_name() + " noise estimate", DType::Int32, {channels}, {})));
+  args.push_back(ArgDef::output(zero_state(ctx, "noise estimate", DType::Int32, channels)));
   ctx.add_node("signal_filter_bank_spectral_subtraction", std::move(args));
   return ctx.error().empty();
 }

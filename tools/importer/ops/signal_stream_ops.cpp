@@ -3,7 +3,6 @@
 // state in persistent buffers of the kernel; graphrt holds it in State tensors created here,
 // so the plan never reuses it, grt_reset_state restores it and the exact budget counts it.
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -11,20 +10,6 @@
 
 namespace grt::tools::signal {
 namespace {
-
-// A State tensor of `elements` values of `dtype`, zeros at init.
-uint32_t zero_state(ImportContext& ctx, const std::string& what, DType dtype, int64_t elements) {
-  return ctx.graph().add_state(ctx.op_name() + " " + what, dtype, {elements}, {});
-}
-
-// A one-value int32 State tensor starting at `initial`.
-uint32_t count_state(ImportContext& ctx, const std::string& what, int32_t initial) {
-  std::vector<uint8_t> bytes(sizeof initial);
-  std::memcpy(bytes.data(), &initial, sizeof initial);
-  return ctx.graph().add_state(ctx.op_name() + " " + what, DType::Int32, {1}, std::move(bytes));
-}
-
-std::string text(int64_t v) { return std::to_string(v); }
 
 bool convert_delay(ImportContext& ctx) {
   if (!expect_counts(ctx, 1, 1)) return false;
@@ -43,7 +28,7 @@ bool convert_delay(ImportContext& ctx) {
     return ctx.error().empty();
   }
   const int64_t rows = static_cast<int64_t>(elements(shape)) / shape.back();
-  if (rows * delay > INT32_MAX) return ctx.fail("history of " + text(rows) + " rows x " + text(delay) + " samples is too large");
+  if (rows * delay > INT32_MAX) return ctx.fail("history of " + std::to_string(rows) + " rows x " + std::to_string(delay) + " samples is too large");
   const uint32_t history = zero_state(ctx, "history", DType::Int16, rows * delay);
   ctx.add_node("signal_delay", {ArgDef::input(ctx.input(0)), ArgDef::output(ctx.output(0)), ArgDef::output(history), ArgDef::integer(delay)});
   return ctx.error().empty();
@@ -73,20 +58,20 @@ bool convert_framer(ImportContext& ctx) {
     return false;
   }
   // TFLM's prefill writes frame_size - frame_step zeros, which must not be negative.
-  if (prefill != 0 && step > size) return ctx.fail("prefill needs frame_step " + text(step) + " <= frame_size " + text(size));
+  if (prefill != 0 && step > size) return ctx.fail("prefill needs frame_step " + std::to_string(step) + " <= frame_size " + std::to_string(size));
   const std::vector<int64_t> in_shape = ctx.shape(input);
   const std::vector<int64_t> out_shape = ctx.shape(output);
   if (in_shape.empty() || out_shape.size() != in_shape.size() + 1) return ctx.fail("output rank is not input rank + 1");
   const int64_t row = in_shape.back();
-  if (row < step || row % step != 0) return ctx.fail("input rows of " + text(row) + " samples are not a whole number of frame_step " + text(step));
+  if (row < step || row % step != 0) return ctx.fail("input rows of " + std::to_string(row) + " samples are not a whole number of frame_step " + std::to_string(step));
   const int64_t frames = row / step;
   std::vector<int64_t> expected(in_shape.begin(), in_shape.end() - 1);
   expected.push_back(frames);
   expected.push_back(size);
-  if (out_shape != expected) return ctx.fail("output's last dimensions are not [" + text(frames) + ", " + text(size) + "]");
+  if (out_shape != expected) return ctx.fail("output's last dimensions are not [" + std::to_string(frames) + ", " + std::to_string(size) + "]");
   const int64_t rows = static_cast<int64_t>(elements(in_shape)) / row;
   const int64_t capacity = (size + step - 1) / step * step;
-  if (rows * capacity > INT32_MAX) return ctx.fail("pending samples of " + text(rows) + " rows x " + text(capacity) + " are too large");
+  if (rows * capacity > INT32_MAX) return ctx.fail("pending samples of " + std::to_string(rows) + " rows x " + std::to_string(capacity) + " are too large");
   const uint32_t pending = zero_state(ctx, "pending samples", DType::Int16, rows * capacity);
   const uint32_t fill = count_state(ctx, "pending count", static_cast<int32_t>(prefill != 0 ? size - step : 0));
   ctx.add_node("signal_framer", {ArgDef::input(ctx.input(0)), ArgDef::output(ctx.output(0)), ArgDef::output(ctx.output(1)),
@@ -113,13 +98,13 @@ bool convert_stacker(ImportContext& ctx) {
   }
   const int64_t vectors = left + 1 + right;
   // TFLM drops `step` vectors from a full window of `vectors`: more would underflow it.
-  if (step > vectors) return ctx.fail("stacker_step " + text(step) + " is more than the window's " + text(vectors) + " vectors");
+  if (step > vectors) return ctx.fail("stacker_step " + std::to_string(step) + " is more than the window's " + std::to_string(vectors) + " vectors");
   const std::vector<int64_t> in_shape = ctx.shape(input);
   const std::vector<int64_t> out_shape = ctx.shape(output);
   if (in_shape.size() != 1 || out_shape.size() != 1) return ctx.fail("input and output must have rank 1");
-  if (in_shape[0] != channels) return ctx.fail("input has " + text(in_shape[0]) + " values, num_channels is " + text(channels));
+  if (in_shape[0] != channels) return ctx.fail("input has " + std::to_string(in_shape[0]) + " values, num_channels is " + std::to_string(channels));
   if (out_shape[0] != channels * vectors) {
-    return ctx.fail("output has " + text(out_shape[0]) + " values, num_channels x (left + 1 + right) is " + text(channels * vectors));
+    return ctx.fail("output has " + std::to_string(out_shape[0]) + " values, num_channels x (left + 1 + right) is " + std::to_string(channels * vectors));
   }
   const uint32_t pending = zero_state(ctx, "window", DType::Int16, channels * vectors);
   const uint32_t fill = count_state(ctx, "window count", -1);
@@ -136,7 +121,7 @@ bool convert_overlap_add(ImportContext& ctx) {
   int64_t step = 0;
   if (!options.integer("T", INT32_MIN, INT32_MAX, &type) || !options.integer("frame_step", 1, INT32_MAX, &step)) return false;
   const bool wide = type == static_cast<int64_t>(TensorType::FLOAT32);
-  if (!wide && type != static_cast<int64_t>(TensorType::INT16)) return ctx.fail("T is " + text(type) + "; TFLM's OverlapAdd takes int16 and float32");
+  if (!wide && type != static_cast<int64_t>(TensorType::INT16)) return ctx.fail("T is " + std::to_string(type) + "; TFLM's OverlapAdd takes int16 and float32");
   const TensorType tensor_type = wide ? TensorType::FLOAT32 : TensorType::INT16;
   const int32_t input = ctx.input_index(0);
   const int32_t output = ctx.output_index(0);
@@ -148,10 +133,10 @@ bool convert_overlap_add(ImportContext& ctx) {
   const int64_t frames = in_shape[in_shape.size() - 2];
   if (size == 0 || frames == 0) return ctx.fail("input has no frames");
   // The buffer shifts by frame_step per frame: a longer step than frames would leave gaps.
-  if (step > size) return ctx.fail("frame_step " + text(step) + " is larger than frames of " + text(size));
+  if (step > size) return ctx.fail("frame_step " + std::to_string(step) + " is larger than frames of " + std::to_string(size));
   std::vector<int64_t> expected(in_shape.begin(), in_shape.end() - 2);
   expected.push_back(frames * step);
-  if (out_shape != expected) return ctx.fail("output's last dimension is not frames x frame_step = " + text(frames * step));
+  if (out_shape != expected) return ctx.fail("output's last dimension is not frames x frame_step = " + std::to_string(frames * step));
   const int64_t rows = static_cast<int64_t>(elements(in_shape)) / (size * frames);
   const uint32_t buffer = zero_state(ctx, "overlap buffer", wide ? DType::Float32 : DType::Int16, rows * size);
   ctx.add_node(wide ? "signal_overlap_add_f32" : "signal_overlap_add_s16",
