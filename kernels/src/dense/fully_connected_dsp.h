@@ -53,6 +53,33 @@ inline void dot_rows_2(const int8_t* x, const int8_t* w, size_t depth, size_t st
   *s1 = a1;
 }
 
+#if !defined(GRT_DSP_EMULATE)
+// One word of activations (x_even, x_odd: four values as two halfword pairs) against four
+// rows' weights, the body both loops below share: rows 1 and 0 through w (row 1 a step on),
+// rows 3 and 2 through w2, both pointers four bytes on.
+#define GRT_FC_FOUR_ROWS_OF_ONE_WORD                 \
+  "ldr %[u], [%[w], %[step]]\n\t"                   \
+  "sxtb16 %[u_even], %[u]\n\t"                      \
+  "sxtb16 %[u], %[u], ror #8\n\t"                   \
+  "smlad %[a1], %[x_even], %[u_even], %[a1]\n\t"    \
+  "smlad %[a1], %[x_odd], %[u], %[a1]\n\t"          \
+  "ldr %[u], [%[w]], #4\n\t"                        \
+  "sxtb16 %[u_even], %[u]\n\t"                      \
+  "sxtb16 %[u], %[u], ror #8\n\t"                   \
+  "smlad %[a0], %[x_even], %[u_even], %[a0]\n\t"    \
+  "smlad %[a0], %[x_odd], %[u], %[a0]\n\t"          \
+  "ldr %[u], [%[w2], %[step]]\n\t"                  \
+  "sxtb16 %[u_even], %[u]\n\t"                      \
+  "sxtb16 %[u], %[u], ror #8\n\t"                   \
+  "smlad %[a3], %[x_even], %[u_even], %[a3]\n\t"    \
+  "smlad %[a3], %[x_odd], %[u], %[a3]\n\t"          \
+  "ldr %[u], [%[w2]], #4\n\t"                       \
+  "sxtb16 %[u_even], %[u]\n\t"                      \
+  "sxtb16 %[u], %[u], ror #8\n\t"                   \
+  "smlad %[a2], %[x_even], %[u_even], %[a2]\n\t"    \
+  "smlad %[a2], %[x_odd], %[u], %[a2]\n\t"
+#endif
+
 // The same for four rows w + j * step (j < 4): one activation load and its two extensions
 // serve four rows, 23 instructions per 16 MACs.
 inline void dot_rows_4(const int8_t* x, const int8_t* w, size_t depth, size_t step, uint32_t offset2, uint32_t* sums) {
@@ -72,26 +99,7 @@ inline void dot_rows_4(const int8_t* x, const int8_t* w, size_t depth, size_t st
         "ldr %[x_odd], [%[x]], #4\n\t"
         "sxtab16 %[x_even], %[offset2], %[x_odd]\n\t"
         "sxtab16 %[x_odd], %[offset2], %[x_odd], ror #8\n\t"
-        "ldr %[u], [%[w], %[step]]\n\t"
-        "sxtb16 %[u_even], %[u]\n\t"
-        "sxtb16 %[u], %[u], ror #8\n\t"
-        "smlad %[a1], %[x_even], %[u_even], %[a1]\n\t"
-        "smlad %[a1], %[x_odd], %[u], %[a1]\n\t"
-        "ldr %[u], [%[w]], #4\n\t"
-        "sxtb16 %[u_even], %[u]\n\t"
-        "sxtb16 %[u], %[u], ror #8\n\t"
-        "smlad %[a0], %[x_even], %[u_even], %[a0]\n\t"
-        "smlad %[a0], %[x_odd], %[u], %[a0]\n\t"
-        "ldr %[u], [%[w2], %[step]]\n\t"
-        "sxtb16 %[u_even], %[u]\n\t"
-        "sxtb16 %[u], %[u], ror #8\n\t"
-        "smlad %[a3], %[x_even], %[u_even], %[a3]\n\t"
-        "smlad %[a3], %[x_odd], %[u], %[a3]\n\t"
-        "ldr %[u], [%[w2]], #4\n\t"
-        "sxtb16 %[u_even], %[u]\n\t"
-        "sxtb16 %[u], %[u], ror #8\n\t"
-        "smlad %[a2], %[x_even], %[u_even], %[a2]\n\t"
-        "smlad %[a2], %[x_odd], %[u], %[a2]\n\t"
+        GRT_FC_FOUR_ROWS_OF_ONE_WORD
         "cmp %[x], %[end]\n\t"
         "bne 1b"
         : [x] "+r"(x), [w] "+r"(w), [w2] "+r"(w2), [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3),
@@ -158,26 +166,7 @@ inline void dot_rows_4_expanded(const uint32_t* e, const int8_t* x, const int8_t
     __asm__(
         "1:\n\t"
         "ldrd %[x_even], %[x_odd], [%[e]], #8\n\t"
-        "ldr %[u], [%[w], %[step]]\n\t"
-        "sxtb16 %[u_even], %[u]\n\t"
-        "sxtb16 %[u], %[u], ror #8\n\t"
-        "smlad %[a1], %[x_even], %[u_even], %[a1]\n\t"
-        "smlad %[a1], %[x_odd], %[u], %[a1]\n\t"
-        "ldr %[u], [%[w]], #4\n\t"
-        "sxtb16 %[u_even], %[u]\n\t"
-        "sxtb16 %[u], %[u], ror #8\n\t"
-        "smlad %[a0], %[x_even], %[u_even], %[a0]\n\t"
-        "smlad %[a0], %[x_odd], %[u], %[a0]\n\t"
-        "ldr %[u], [%[w2], %[step]]\n\t"
-        "sxtb16 %[u_even], %[u]\n\t"
-        "sxtb16 %[u], %[u], ror #8\n\t"
-        "smlad %[a3], %[x_even], %[u_even], %[a3]\n\t"
-        "smlad %[a3], %[x_odd], %[u], %[a3]\n\t"
-        "ldr %[u], [%[w2]], #4\n\t"
-        "sxtb16 %[u_even], %[u]\n\t"
-        "sxtb16 %[u], %[u], ror #8\n\t"
-        "smlad %[a2], %[x_even], %[u_even], %[a2]\n\t"
-        "smlad %[a2], %[x_odd], %[u], %[a2]\n\t"
+        GRT_FC_FOUR_ROWS_OF_ONE_WORD
         "cmp %[e], %[end]\n\t"
         "bne 1b"
         : [e] "+r"(e), [w] "+r"(w), [w2] "+r"(w2), [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3),
@@ -280,5 +269,7 @@ inline void fully_connected_s8(const FullyConnectedS8& p, int8_t* output) {
 
 }  // namespace grt::kernels::dsp
 #endif  // GRT_KERNELS_DSP
+
+#undef GRT_FC_FOUR_ROWS_OF_ONE_WORD
 
 #endif  // GRAPHRT_KERNELS_DENSE_FULLY_CONNECTED_DSP_H_
