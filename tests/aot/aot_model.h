@@ -15,6 +15,7 @@ extern "C" {
 typedef struct aot_test_model {
   const char* name; /* the zoo model's name */
   int (*run)(const char** message);
+  void (*reset_state)(void);
   const DLTensor* (*input)(uint32_t index);
   const DLTensor* (*output)(uint32_t index);
   uint32_t input_count;

@@ -144,5 +144,50 @@ TEST(AotWriter, SameBlobSameText) {
   EXPECT_EQ(a.header, b.header);
 }
 
+// x -> copy -> remembered (State, starts 1..8) and blank (State, starts at zeros) -> copy -> y.
+tools::ModelDef model_with_state() {
+  tools::ModelDef m;
+  m.name = "state";
+  const uint32_t x = m.add_activation("x", tools::DType::Int8, {1, 8});
+  const uint32_t remembered = m.add_state("remembered", tools::DType::Int8, {1, 8}, {1, 2, 3, 4, 5, 6, 7, 8});
+  const uint32_t blank = m.add_state("blank", tools::DType::Int8, {2, 3}, {});
+  const uint32_t y = m.add_activation("y", tools::DType::Int8, {2, 3});
+  m.inputs = {x};
+  m.outputs = {y};
+  m.add_node("copy", {tools::ArgDef::input(x), tools::ArgDef::output(remembered)});
+  m.add_node("copy", {tools::ArgDef::input(blank), tools::ArgDef::output(y)});
+  tools::plan_default(&m);
+  return m;
+}
+
+TEST(AotWriter, ResetStateSetsEveryStateTensorToItsInitialBytes) {
+  const tools::ModelDef model = model_with_state();
+  const tools::AlignedBytes blob = to_blob(model);
+  tools::AotFiles files;
+  std::string error;
+  ASSERT_TRUE(tools::write_aot(blob.data(), blob.size(), options_for("kept"), &files, &error)) << error;
+  EXPECT_TRUE(contains(files.header, "#define KEPT_STATE_COUNT 2u\n"));
+  EXPECT_TRUE(contains(files.header, "void kept_reset_state(void);\n"));
+  const auto& remembered = model.tensors[1];
+  const auto& blank = model.tensors[2];
+  // The initial bytes are a constant of the blob, copied from there.
+  const fb::Model* parsed = fb::GetModel(blob.data());
+  const uint32_t initial = parsed->tensors()->Get(1)->buffer();
+  EXPECT_TRUE(contains(files.source, "memcpy(kept_pool" + std::to_string(remembered.pool) + " + " + std::to_string(remembered.offset) +
+                                         ", kept_c" + std::to_string(initial) + ", 8);\n"))
+      << files.source;
+  EXPECT_TRUE(contains(files.source, "static const uint8_t kept_c" + std::to_string(initial) + "[8] KEPT_CONST = {\n  1,2,3,4,5,6,7,8,"));
+  EXPECT_TRUE(contains(files.source, "memset(kept_pool" + std::to_string(blank.pool) + " + " + std::to_string(blank.offset) + ", 0, 6);\n"));
+}
+
+TEST(AotWriter, AModelWithoutStateHasAnEmptyReset) {
+  const tools::AlignedBytes blob = to_blob(copy_chain(2, 16));
+  tools::AotFiles files;
+  std::string error;
+  ASSERT_TRUE(tools::write_aot(blob.data(), blob.size(), options_for("chain"), &files, &error)) << error;
+  EXPECT_TRUE(contains(files.header, "#define CHAIN_STATE_COUNT 0u\n"));
+  EXPECT_TRUE(contains(files.source, "void chain_reset_state(void) {\n}\n"));
+}
+
 }  // namespace
 }  // namespace grt::test

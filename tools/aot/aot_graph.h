@@ -45,6 +45,16 @@ struct Node {
   uint64_t workspace_offset = 0;
 };
 
+// A State tensor (LSTM/SVDF memory, resource variables): where it lives and what it starts
+// from, so the generated reset function can do what grt_init and grt_reset_state do.
+struct StateTensor {
+  uint32_t pool = 0;
+  uint64_t offset = 0;
+  uint64_t bytes = 0;
+  bool has_initial = false;  // false: it starts from zeros
+  uint32_t initial = 0;      // the constant buffer holding its initial bytes
+};
+
 struct Pool {
   uint64_t bytes = 0;
   uint32_t alignment = 16;
@@ -55,6 +65,7 @@ struct Graph {
   std::vector<std::vector<uint8_t>> constants;  // the constant buffers arguments point into
   std::vector<TensorArg> tensors;               // every distinct DLTensor handed to a kernel or the caller
   std::vector<Node> nodes;
+  std::vector<StateTensor> states;
   std::vector<uint32_t> inputs;   // into tensors
   std::vector<uint32_t> outputs;  // into tensors
 };

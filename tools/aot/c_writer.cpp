@@ -60,6 +60,7 @@ class Writer {
     h += "#define " + m_ + "_SHA256 \"" + sha256_ + "\"\n";
     h += "#define " + m_ + "_GRAPHRT_VERSION \"" + o_.version + "\"\n";
     h += "#define " + m_ + "_NODE_COUNT " + std::to_string(g_.nodes.size()) + "u\n";
+    h += "#define " + m_ + "_STATE_COUNT " + std::to_string(g_.states.size()) + "u\n";
     h += "#define " + m_ + "_POOL_COUNT " + std::to_string(g_.pools.size()) + "u\n";
     for (size_t p = 0; p < g_.pools.size(); ++p) {
       // At least one byte: a C array cannot be empty.
@@ -76,6 +77,10 @@ class Writer {
       for (size_t p = 0; p < g_.pools.size(); ++p) h += "extern uint8_t " + pool_name(p) + "[];\n";
       h += "\n";
     }
+    h += "/* Sets the model's state (" + std::to_string(g_.states.size()) + " State tensors: LSTM/SVDF memory, variables) to its\n";
+    h += " * initial bytes, as grt_init and grt_reset_state do: call it before the first run and\n";
+    h += " * whenever the state should start over. Runs keep it otherwise. */\n";
+    h += "void " + s_ + "_reset_state(void);\n\n";
     h += "/* Runs every node once: 0, or 1 + the index of the node whose kernel failed (then\n";
     h += " * *message, when message is not NULL, is what the kernel said, or NULL). */\n";
     h += "int " + s_ + "_run(const char** message);\n\n";
@@ -102,6 +107,7 @@ class Writer {
     } else {
       c += "#include \"" + o_.header_name + "\"\n";
     }
+    if (!g_.states.empty()) c += "#include <string.h> /* the state's reset */\n";
     if (o_.define_pools) {
       c += "\n";
       for (size_t p = 0; p < g_.pools.size(); ++p) {
@@ -114,6 +120,7 @@ class Writer {
     shapes_and_tensors(&c);
     arguments(&c);
     run_function(&c);
+    reset_function(&c);
     accessors(&c);
     return c;
   }
@@ -287,6 +294,20 @@ class Writer {
     *c += "int " + s_ + "_run(const char** message) { return " + s_ + "_execute(NULL, message); }\n\n";
     *c += "#ifdef GRT_AOT_HOOKS\nint " + s_ + "_run_hooked(const grt_aot_hooks* hooks, const char** message) { return " + s_ +
           "_execute(hooks, message); }\n#endif\n\n";
+  }
+
+  // Copies of the initial bytes (from the constants above) or zeros, in the pools.
+  void reset_function(std::string* c) const {
+    *c += "void " + s_ + "_reset_state(void) {\n";
+    for (const StateTensor& s : g_.states) {
+      const std::string at = pool_name(s.pool) + " + " + std::to_string(s.offset);
+      if (s.has_initial) {
+        *c += "  memcpy(" + at + ", " + s_ + "_c" + std::to_string(s.initial) + ", " + std::to_string(s.bytes) + ");\n";
+      } else {
+        *c += "  memset(" + at + ", 0, " + std::to_string(s.bytes) + ");\n";
+      }
+    }
+    *c += "}\n\n";
   }
 
   void accessors(std::string* c) const {

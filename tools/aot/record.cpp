@@ -10,6 +10,7 @@
 #include "graphrt/graphrt.h"
 #include "graphrt/kernels.h"
 #include "graphrt/tools/aligned_bytes.h"
+#include "graphrt/tools/model_def.h"
 #include "graphrt_generated.h"
 
 namespace grt::tools::aot {
@@ -119,6 +120,26 @@ int record_kernel(TVMValue* values, int* codes, int count, TVMValue*, int*, void
   return 0;
 }
 
+// The loader has checked every State tensor (in a pool, within it, its initial buffer the
+// tensor's size or empty), so these are read as they are.
+void record_states(const fb::Model* model, Graph* out) {
+  const auto* tensors = model->tensors();
+  for (uint32_t t = 0; tensors != nullptr && t < tensors->size(); ++t) {
+    const auto* tensor = tensors->Get(t);
+    if (tensor->kind() != fb::TensorKind::State) continue;
+    StateTensor s;
+    s.pool = tensor->pool();
+    s.offset = tensor->offset();
+    uint64_t bytes = dtype_bytes(tensor->dtype());
+    for (uint32_t d = 0; tensor->shape() != nullptr && d < tensor->shape()->size(); ++d) bytes *= static_cast<uint64_t>(tensor->shape()->Get(d));
+    s.bytes = bytes;
+    const auto* initial = model->buffers()->Get(tensor->buffer())->data();
+    s.has_initial = initial != nullptr && initial->size() != 0;
+    s.initial = tensor->buffer();
+    out->states.push_back(s);
+  }
+}
+
 }  // namespace
 
 bool record_graph(const uint8_t* blob, size_t size, bool generated, Graph* out, std::string* error) {
@@ -204,12 +225,20 @@ bool record_graph(const uint8_t* blob, size_t size, bool generated, Graph* out, 
     *error = recorder.failure;
     return false;
   }
-  // Only the constant buffers some argument points into are kept; the others stay empty.
-  out->constants.resize(recorder.model->buffers() == nullptr ? 0 : recorder.model->buffers()->size());
+  // Only the constant buffers some argument or state points into are kept; the others stay empty.
+  const auto* model_buffers = recorder.model->buffers();
+  out->constants.resize(model_buffers == nullptr ? 0 : model_buffers->size());
+  const auto keep = [&](uint32_t buffer) {
+    if (!out->constants[buffer].empty()) return;
+    const auto* bytes = model_buffers->Get(buffer)->data();
+    if (bytes != nullptr) out->constants[buffer].assign(bytes->begin(), bytes->end());
+  };
   for (const TensorArg& t : out->tensors) {
-    if (t.place.kind != Place::kConstant || !out->constants[t.place.index].empty()) continue;
-    const auto* bytes = recorder.model->buffers()->Get(t.place.index)->data();
-    out->constants[t.place.index].assign(bytes->begin(), bytes->end());
+    if (t.place.kind == Place::kConstant) keep(t.place.index);
+  }
+  record_states(recorder.model, out);
+  for (const StateTensor& s : out->states) {
+    if (s.has_initial) keep(s.initial);
   }
   return true;
 }

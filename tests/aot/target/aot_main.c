@@ -54,6 +54,7 @@ static int run_case(uint32_t c, uint32_t* instructions, uint32_t* stack_bytes) {
     if (tensor_bytes(input) != aot_golden.input_bytes[i]) return 0;
     memcpy(input->data, aot_golden.inputs[c * FW_AOT_INPUT_COUNT + i], aot_golden.input_bytes[i]);
   }
+  fw_aot_reset_state(); /* TFLM's golden cases each start from a fresh interpreter */
   const uint32_t* const caller_stack = fw_stack_paint_below_caller();
   const char* message = NULL;
   const uint64_t start = grt_platform_ticks();

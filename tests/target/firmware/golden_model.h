@@ -27,6 +27,9 @@ typedef struct fw_golden_model {
   const size_t* pool_sizes;
   void* bookkeeping;
   size_t bookkeeping_size;
+  /* grt_reset_state when the model keeps State tensors (LSTM, SVDF): TFLM's golden cases
+   * each start from a fresh interpreter. NULL otherwise, so a stateless image links none. */
+  grt_status (*reset_state)(grt_executor* executor);
 } fw_golden_model;
 
 extern const fw_golden_model fw_golden;

@@ -93,6 +93,10 @@ typedef struct case_cost {
 
 /* Copies a case's inputs in, runs, compares. Returns 1 when the case passes. */
 static int run_case(grt_executor* executor, const fw_golden_model* model, uint32_t index, case_cost* cost) {
+  if (model->reset_state != NULL && model->reset_state(executor) != GRT_OK) {
+    report_error("reset state", grt_last_error(executor));
+    return 0;
+  }
   if (!fw_golden_write_inputs(executor, model, index)) return 0;
   const uint32_t* const caller_stack = fw_stack_paint_below_caller();
   const uint64_t start = grt_platform_ticks();

@@ -33,6 +33,18 @@ foreach(p RANGE ${last_pool})
   string(APPEND pool_sizes "sizeof fw_pool_${p}, ")
 endforeach()
 
+# A model with State tensors resets them before each case (fw_golden_model.reset_state).
+set(reset_state NULL)
+string(JSON tensor_count LENGTH "${plan}" tensors)
+math(EXPR last_tensor "${tensor_count} - 1")
+foreach(t RANGE ${last_tensor})
+  string(JSON kind GET "${plan}" tensors ${t} kind)
+  if(kind STREQUAL "state")
+    set(reset_state grt_reset_state)
+    break()
+  endif()
+endforeach()
+
 # Tensor sizes of the model's inputs and outputs, in their order.
 foreach(direction inputs outputs)
   string(JSON count LENGTH "${plan}" ${direction})
@@ -106,6 +118,7 @@ static const uint8_t* const fw_outputs[] = {${outputs_pointer_list}};
 const fw_golden_model fw_golden = {
     \"${NAME}\", ${inputs_count}u, ${outputs_count}u, fw_input_bytes, fw_output_bytes, ${case_count}u,
     fw_inputs, fw_outputs, ${pool_count}u, fw_pools, fw_pool_sizes, fw_bookkeeping, sizeof fw_bookkeeping,
+    ${reset_state},
 };
 ")
 file(RENAME "${OUTPUT}.tmp" "${OUTPUT}")
