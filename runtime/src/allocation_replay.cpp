@@ -4,14 +4,47 @@
 
 #include "executor_internal.h"
 #include "graphrt/dynamic_memory.h"
+#include "graphrt/subgraph.h"
 #include "message.h"
 
 namespace grt {
 namespace {
 
+}  // namespace
+}  // namespace grt
+
+// Linked only with the control kernels (subgraph_run.cpp); without them the loader refuses
+// any blob with subgraphs, so a replay never gets here with a subgraph argument.
+extern "C" __attribute__((weak)) int grt_subgraph_run(int64_t subgraph);
+
+namespace grt {
+namespace {
+
+constexpr int kMostSubgraphsPerNode = 8;
+
 // Stands in for every kernel during a replay: which allocator calls init and run() make
-// does not depend on what the kernels compute.
-int replay_kernel(TVMValue*, int*, int, TVMValue*, int*, void*) { return 0; }
+// does not depend on what the kernels compute, except for control nodes (IF, WHILE): the
+// nodes they run take their workspaces from the allocator too. A replay runs every
+// subgraph such a node names, once each: a WHILE's iterations repeat the same take and give
+// back, and an IF's branches are each taken and given back, so the replay meets the most
+// either could need.
+int replay_kernel(TVMValue* values, int* codes, int count, TVMValue*, int*, void*) {
+  int64_t subgraphs[kMostSubgraphsPerNode];
+  int found = 0;
+  // Read before the first run: a subgraph's nodes reuse the argument scratch (LEAN).
+  for (int a = 0; a < count; ++a) {
+    if (codes[a] != GRT_SUBGRAPH_ARG) continue;
+    if (found == kMostSubgraphsPerNode) {
+      TVMAPISetLastError("a control node names more than 8 subgraphs; the allocation replay follows at most 8");
+      return -1;
+    }
+    subgraphs[found++] = values[a].v_int64;
+  }
+  for (int i = 0; i < found; ++i) {
+    if (grt_subgraph_run == nullptr || grt_subgraph_run(subgraphs[i]) != 0) return -1;
+  }
+  return 0;
+}
 // It declares every input overwritable: a replay runs no kernel, so which outputs share an
 // input's bytes is grt_init's to check against the real kernels, not the replay's.
 constexpr grt_kernel_entry kReplayKernel = {"replay", replay_kernel, nullptr, 0, UINT32_MAX};

@@ -15,6 +15,8 @@ __attribute__((noinline, cold)) grt_status kernel_failed(grt_executor* x, uint32
   const grt_error said = x->error;
   // A control node stops its loop when the run is cancelled (grt_subgraph_run).
   if (x->cancel_requested.load(std::memory_order_relaxed) != 0) return fail(&x->error, GRT_ERR_CANCELLED, x->model, "cancelled in %n", node);
+  // A node of a subgraph it ran found no room for its workspace (DYNAMIC): that, not a kernel failure.
+  if (said.status == GRT_ERR_OUT_OF_MEMORY) return said.status;
   if (said.message[0] != '\0') return fail(&x->error, GRT_ERR_KERNEL_FAILED, x->model, "%n failed: %s", node, said.message);
   return fail(&x->error, GRT_ERR_KERNEL_FAILED, x->model, "%n failed with code %d", node, code);
 }

@@ -2,6 +2,7 @@
 // way run() runs the main graph's, inside the control node that invokes them. Kept out of
 // the loader_executor unit so that a program without a control kernel does not link it.
 #include "executor_internal.h"
+#include "graphrt/allocator.h"
 #include "graphrt/subgraph.h"
 #include "message.h"
 
@@ -27,11 +28,26 @@ bool cancelled(const grt_executor* x) {
   return true;
 }
 
-// The node's workspace under the strategies subgraphs run with (static pools and stack).
-uint8_t* workspace_of(grt_executor* x, const fb::Node* node) {
-  if (node->workspace_bytes() == 0) return nullptr;
+// The node's workspace: planned (static pools), the stack strategy's one buffer, or taken
+// from the allocator for this node alone (DYNAMIC, as run() takes a main-graph node's; the
+// subgraph's tensors were taken before its control node, whose span they live in). NULL
+// with the message set when the allocator has no room.
+uint8_t* take_workspace(grt_executor* x, uint32_t n, const fb::Node* node, bool* failed) {
+  *failed = false;
+  const size_t bytes = static_cast<size_t>(node->workspace_bytes());
+  if (bytes == 0) return nullptr;
   if (is_stack(strategy_of(x))) return x->stack_workspace;
-  return x->pool_base[node->workspace_pool()] + node->workspace_offset();
+  if (!is_scheduled(strategy_of(x))) return x->pool_base[node->workspace_pool()] + node->workspace_offset();
+  auto* workspace = static_cast<uint8_t*>(grt_allocate(x->allocator, bytes, kActivationAlignment));
+  if (workspace == nullptr) {
+    fail_out_of_memory(x, &x->error, n, UINT32_MAX, bytes);
+    *failed = true;
+  }
+  return workspace;
+}
+
+void give_back_workspace(grt_executor* x, uint8_t* workspace) {
+  if (workspace != nullptr && is_scheduled(strategy_of(x))) grt_free(x->allocator, workspace);
 }
 
 }  // namespace
@@ -42,12 +58,6 @@ extern "C" {
 int grt_subgraph_supported(void) {
   grt_executor* x = grt::running_executor();
   if (x == nullptr || grt::subgraph_checks_linked() == 0) return -1;
-  // DYNAMIC allocates workspaces node by node in run() and its allocation replay does not
-  // see the nodes a control node runs: refused rather than miscounted.
-  if (grt::is_scheduled(grt::strategy_of(x))) {
-    TVMAPISetLastError("control flow runs under GRT_STRATEGY_STATIC and GRT_STRATEGY_STACK, not GRT_STRATEGY_DYNAMIC");
-    return -1;
-  }
   return 0;
 }
 
@@ -106,11 +116,15 @@ int grt_subgraph_run(int64_t subgraph) {
       return -1;
     }
     const size_t workspace_bytes = static_cast<size_t>(node->workspace_bytes());
-    if (x->workspace != nullptr) grt_stack_init(x->workspace, grt::workspace_of(x, node), workspace_bytes);
+    bool no_room = false;
+    uint8_t* workspace = grt::take_workspace(x, n, node, &no_room);
+    if (no_room) return -1;
+    if (x->workspace != nullptr) grt_stack_init(x->workspace, workspace, workspace_bytes);
     x->error.message[0] = '\0';
     const uint64_t start = (hooks != nullptr && hooks->node_done != nullptr) ? grt_platform_ticks() : 0;
     const int rc = function(values, codes, static_cast<int>(arg_count), &ret, &ret_code, nullptr);
     if (hooks != nullptr && hooks->node_done != nullptr) hooks->node_done(hooks->user, n, grt::kernel_name(x->model, n), grt_platform_ticks() - start);
+    grt::give_back_workspace(x, workspace);
     if (rc != 0) {
       if (x->cancel_requested.load(std::memory_order_relaxed) != 0) return -1;  // the message says so already
       const grt_error said = x->error;

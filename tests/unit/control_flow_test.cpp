@@ -12,7 +12,9 @@
 
 #include "graphrt/allocator.h"
 #include "graphrt/graphrt.h"
+#include "graphrt/dynamic_memory.h"
 #include "graphrt/heap_allocator.h"
+#include "graphrt/page_allocator.h"
 #include "graphrt/tools/importer.h"
 #include "graphrt/tools/memory_plan.h"
 #include "graphrt/tools/planner.h"
@@ -200,6 +202,10 @@ struct ControlRun {
       options.memory.pool_buffers = pool_pointers.data();
       options.memory.pool_sizes = pool_sizes.data();
       options.memory.pool_count = req.pool_count;
+    } else if (strategy == GRT_STRATEGY_DYNAMIC) {
+      grt_heap_init(&heap, 0);  // frees in any order; the page budget test below sizes exactly
+      allocator = grt_heap_as_allocator(&heap);
+      options.memory.allocator = &allocator;
     } else {
       arena.resize(req.allocator_bytes);
       grt_stack_init(&stack, arena.data(), arena.size());
@@ -230,6 +236,7 @@ struct ControlRun {
   std::vector<void*> pool_pointers;
   std::vector<size_t> pool_sizes;
   grt_stack_allocator stack{};
+  grt_heap_allocator heap{};
   grt_allocator allocator{};
   grt_executor* executor = nullptr;
 };
@@ -238,10 +245,9 @@ struct Mode {
   grt_strategy strategy;
   grt_arguments arguments;
 };
-constexpr Mode kModes[] = {{GRT_STRATEGY_STATIC, GRT_ARGUMENTS_LEAN},
-                           {GRT_STRATEGY_STATIC, GRT_ARGUMENTS_PREPARED},
-                           {GRT_STRATEGY_STACK, GRT_ARGUMENTS_LEAN},
-                           {GRT_STRATEGY_STACK, GRT_ARGUMENTS_PREPARED}};
+constexpr Mode kModes[] = {{GRT_STRATEGY_STATIC, GRT_ARGUMENTS_LEAN},   {GRT_STRATEGY_STATIC, GRT_ARGUMENTS_PREPARED},
+                           {GRT_STRATEGY_STACK, GRT_ARGUMENTS_LEAN},    {GRT_STRATEGY_STACK, GRT_ARGUMENTS_PREPARED},
+                           {GRT_STRATEGY_DYNAMIC, GRT_ARGUMENTS_LEAN},  {GRT_STRATEGY_DYNAMIC, GRT_ARGUMENTS_PREPARED}};
 
 using F = std::vector<float>;
 using I = std::vector<int32_t>;
@@ -456,23 +462,58 @@ TEST(ControlFlowLoader, KernelChecksRefuseMismatchedArityDtypeAndShape) {
   EXPECT_REFUSED(body, GRT_ERR_KERNEL_ARGS, "differs in dtype or shape from the body's");
 }
 
-TEST(ControlFlowLoader, DynamicStrategyIsRefusedByName) {
-  const AlignedBytes blob = to_blob(imported(add_or_mul()));
-  grt_heap_allocator heap;
-  grt_heap_init(&heap, 0);
-  const grt_allocator allocator = grt_heap_as_allocator(&heap);
-  Registry registry;
-  grt_options options{};
-  options.registry = &registry.registry;
-  options.memory.strategy = GRT_STRATEGY_DYNAMIC;
-  options.memory.allocator = &allocator;
+// Under DYNAMIC a subgraph's tensors are taken before its control node and each of its
+// nodes takes its workspace from the allocator: the page budget's replay runs both branches,
+// so the fewest pages it gives are enough for either, and one fewer is not.
+TEST(ControlFlowDynamic, PageBudgetCountsTheWorkspacesOfTheNodesASubgraphRuns) {
+  ModelDef def = if_else_copy(64);
+  // The else branch's second copy asks for a workspace larger than everything else.
+  def.nodes.back().workspace_bytes = 4096;
+  tools::plan_default(&def);
+  const AlignedBytes blob = to_blob(def);
+  constexpr size_t kPage = 64;
   grt_requirements req{};
   grt_error error{};
-  ASSERT_EQ(grt_model_requirements_for(blob.data(), blob.size(), &options, &req, &error), GRT_OK) << error.message;
-  AlignedBytes storage(req.bookkeeping_bytes);
-  grt_executor* x = nullptr;
-  EXPECT_EQ(grt_init(&x, storage.data(), storage.size(), blob.data(), blob.size(), &options, &error), GRT_ERR_KERNEL_ARGS);
-  EXPECT_NE(std::string(error.message).find("not GRT_STRATEGY_DYNAMIC"), std::string::npos) << error.message;
+  ASSERT_EQ(grt_model_requirements(blob.data(), blob.size(), GRT_STRATEGY_DYNAMIC, &req, &error), GRT_OK) << error.message;
+  grt_page_budget budget{};
+  grt_page_required_bytes(blob.data(), blob.size(), GRT_STRATEGY_DYNAMIC, kPage, GRT_PAGE_FIRST_FIT, nullptr, 0, &budget, &error);
+  AlignedBytes scratch(budget.scratch_bytes);
+  ASSERT_EQ(grt_page_required_bytes(blob.data(), blob.size(), GRT_STRATEGY_DYNAMIC, kPage, GRT_PAGE_FIRST_FIT, scratch.data(),
+                                    scratch.size(), &budget, &error),
+            GRT_OK)
+      << error.message;
+  EXPECT_GE(budget.peak_pages, 4096 / kPage) << "the else branch's workspace was not replayed";
+  // Runs both branches with `pages` pages: the status of the worse.
+  const auto run_with = [&](size_t pages) {
+    AlignedBytes buffer(grt_page_buffer_bytes(pages, kPage) + kPage);
+    uint8_t* start = buffer.data() + (kPage - reinterpret_cast<uintptr_t>(buffer.data()) % kPage) % kPage;
+    grt_page_allocator pager;
+    EXPECT_TRUE(grt_page_init_buffer(&pager, start, grt_page_buffer_bytes(pages, kPage), kPage, GRT_PAGE_FIRST_FIT));
+    const grt_allocator allocator = grt_page_as_allocator(&pager);
+    Registry registry;
+    grt_options options{};
+    options.registry = &registry.registry;
+    options.memory.strategy = GRT_STRATEGY_DYNAMIC;
+    options.memory.allocator = &allocator;
+    AlignedBytes storage(req.bookkeeping_bytes);
+    grt_executor* x = nullptr;
+    grt_status status = grt_init(&x, storage.data(), storage.size(), blob.data(), blob.size(), &options, &error);
+    for (const uint8_t cond : {1, 0}) {
+      if (status != GRT_OK) break;
+      std::memset(grt_input(x, 0)->data, cond, 1);
+      std::memset(grt_input(x, 1)->data, 7, 64);
+      status = grt_run(x);
+      if (status == GRT_OK) {
+        EXPECT_EQ(static_cast<const int8_t*>(grt_output(x, 0)->data)[63], 7);
+      } else {
+        error = *grt_last_error(x);
+      }
+    }
+    return status;
+  };
+  EXPECT_EQ(run_with(budget.page_count), GRT_OK) << error.message;
+  EXPECT_EQ(run_with(budget.page_count - 1), GRT_ERR_OUT_OF_MEMORY);
+  EXPECT_NE(std::string(error.message).find("a workspace of 4096 bytes"), std::string::npos) << error.message;
 }
 
 // The builder's hand-made blob (also the fuzz corpus's seed): then copies once, else twice.
