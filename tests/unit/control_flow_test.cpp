@@ -516,6 +516,53 @@ TEST(ControlFlowDynamic, PageBudgetCountsTheWorkspacesOfTheNodesASubgraphRuns) {
   EXPECT_NE(std::string(error.message).find("a workspace of 4096 bytes"), std::string::npos) << error.message;
 }
 
+// Subgraph k runs subgraph k + 1 as both branches of an IF, 20 deep: 2^20 subgraph runs for
+// a replay that follows every branch. Sizing refuses it by name instead of running that long.
+TEST(ControlFlowDynamic, ReplayRefusesControlFlowThatNestsTooDeeply) {
+  constexpr uint32_t kDepth = 20;
+  ModelDef m;
+  m.name = "nested_ifs";
+  uint32_t cond = m.add_activation("cond", tools::DType::Bool, {1});
+  uint32_t x = m.add_activation("x", tools::DType::Int8, {1, 4});
+  const uint32_t y = m.add_activation("y", tools::DType::Int8, {1, 4});
+  m.inputs = {cond, x};
+  m.outputs = {y};
+  // The condition, then the branch's inputs: that condition again and x.
+  m.add_node("if_else", {tools::ArgDef::subgraph(0), tools::ArgDef::subgraph(0), tools::ArgDef::input(cond), tools::ArgDef::input(cond),
+                         tools::ArgDef::input(x), tools::ArgDef::output(y)});
+  for (uint32_t k = 0; k < kDepth; ++k) {
+    m.begin_subgraph("level" + std::to_string(k));
+    cond = m.add_activation("cond", tools::DType::Bool, {1});
+    x = m.add_activation("in", tools::DType::Int8, {1, 4});
+    const uint32_t out = m.add_activation("out", tools::DType::Int8, {1, 4});
+    m.subgraphs.back().inputs = {cond, x};
+    m.subgraphs.back().outputs = {out};
+    if (k + 1 < kDepth) {
+      m.add_node("if_else", {tools::ArgDef::subgraph(k + 1), tools::ArgDef::subgraph(k + 1), tools::ArgDef::input(cond),
+                             tools::ArgDef::input(cond), tools::ArgDef::input(x), tools::ArgDef::output(out)});
+    } else {
+      m.add_node("copy", {tools::ArgDef::input(x), tools::ArgDef::output(out)});
+    }
+  }
+  m.end_subgraph();
+  tools::plan_default(&m);
+  const AlignedBytes blob = to_blob(m);
+  grt_error error{};
+  grt_page_budget budget{};
+  AlignedBytes scratch(1 << 16);
+  EXPECT_EQ(grt_page_required_bytes(blob.data(), blob.size(), GRT_STRATEGY_DYNAMIC, 64, GRT_PAGE_FIRST_FIT, scratch.data(), scratch.size(),
+                                    &budget, &error),
+            GRT_ERR_GRAPH);
+  EXPECT_NE(std::string(error.message).find("control flow nests too deeply to replay"), std::string::npos) << error.message;
+  // Running it is another matter: an IF takes one branch, 20 subgraph runs in all.
+  ControlRun run(blob, GRT_STRATEGY_DYNAMIC, GRT_ARGUMENTS_LEAN);
+  ASSERT_EQ(run.status, GRT_OK) << run.error.message;
+  run.set(0, std::vector<uint8_t>{1});
+  run.set(1, std::vector<int8_t>{4, 3, 2, 1});
+  ASSERT_EQ(grt_run(run.executor), GRT_OK) << grt_last_error(run.executor)->message;
+  EXPECT_EQ(run.get<int8_t>(0), (std::vector<int8_t>{4, 3, 2, 1}));
+}
+
 // The builder's hand-made blob (also the fuzz corpus's seed): then copies once, else twice.
 TEST(ControlFlow, HandBuiltIfBlobRuns) {
   const AlignedBytes blob = to_blob(if_else_copy());
