@@ -1,7 +1,50 @@
+# Elements of tensor `tensor` (all dimensions, or all but the last with SKIP_LAST).
+function(grt_tensor_elements json tensor out_var)
+  cmake_parse_arguments(PARSE_ARGV 3 arg "SKIP_LAST" "" "")
+  set(elements 1)
+  string(JSON rank LENGTH "${json}" tensors ${tensor} shape)
+  math(EXPR last_dim "${rank} - 1")
+  if(arg_SKIP_LAST)
+    math(EXPR last_dim "${rank} - 2")
+  endif()
+  if(last_dim GREATER_EQUAL 0)
+    foreach(d RANGE ${last_dim})
+      string(JSON size GET "${json}" tensors ${tensor} shape ${d})
+      math(EXPR elements "${elements} * ${size}")
+    endforeach()
+  endif()
+  set(${out_var} "${elements}" PARENT_SCOPE)
+endfunction()
+
+# The MACs of an SVDF or LSTM node: each step multiplies its weight matrices once, per
+# batch row. SVDF (svdf_*): arguments 1 and 2 (feature and time weights) times the batch of
+# input 0. LSTM (lstm_*): arguments 1-8 (input and recurrent weights of the four gates) times
+# the steps of the sequence output (argument 15, all but its last dimension).
+function(grt_recurrent_macs json n kernel out_var)
+  if(kernel MATCHES "^svdf_")
+    set(weight_args 1 2)
+    string(JSON rows GET "${json}" nodes ${n} args 0 tensor)
+    string(JSON steps GET "${json}" tensors ${rows} shape 0)
+  else()
+    set(weight_args 1 2 3 4 5 6 7 8)
+    string(JSON sequence GET "${json}" nodes ${n} args 15 tensor)
+    grt_tensor_elements("${json}" ${sequence} steps SKIP_LAST)
+  endif()
+  set(weights 0)
+  foreach(a ${weight_args})
+    string(JSON tensor GET "${json}" nodes ${n} args ${a} tensor)
+    grt_tensor_elements("${json}" ${tensor} elements)
+    math(EXPR weights "${weights} + ${elements}")
+  endforeach()
+  math(EXPR macs "${weights} * ${steps}")
+  set(${out_var} "${macs}" PARENT_SCOPE)
+endfunction()
+
 # grt_model_macs(<json> <out_var>): multiply-accumulates per inference of a blob, from
 # `graphrt inspect --json`, counted as REFERENCE.md counts them (every filter tap, padding
 # included): conv2d_* output elements x KH x KW x filter depth, depthwise_conv2d_* output
-# elements x KH x KW, fully_connected_* output elements x depth. Other kernels count 0.
+# elements x KH x KW, fully_connected_* output elements x depth, SVDF and LSTM nodes their
+# weight matrices once per step (grt_recurrent_macs). Other kernels count 0.
 function(grt_model_macs json out_var)
   set(total 0)
   string(JSON node_count LENGTH "${json}" nodes)
@@ -9,7 +52,11 @@ function(grt_model_macs json out_var)
   foreach(n RANGE ${last})
     string(JSON kernel GET "${json}" nodes ${n} kernel)
     set(taps_dims "")
-    if(kernel MATCHES "^conv2d_")
+    if(kernel MATCHES "^(svdf|lstm)_")
+      grt_recurrent_macs("${json}" ${n} ${kernel} macs)
+      math(EXPR total "${total} + ${macs}")
+      continue()
+    elseif(kernel MATCHES "^conv2d_")
       set(taps_dims 1 2 3)
     elseif(kernel MATCHES "^depthwise_conv2d_")
       set(taps_dims 1 2)
