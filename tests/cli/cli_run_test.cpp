@@ -35,6 +35,20 @@ TEST_F(CliRun, PrintsOutputsTimeAndMemory) {
   EXPECT_NE(r.out.find("strategy static"), std::string::npos) << r.out;
 }
 
+TEST_F(CliRun, EveryRepeatedRunStartsFromTheInitialState) {
+  const std::string model = write_model("remembers.grt", remembers_last_input());
+  write_bytes(path("nines.bin"), {9, 9, 9, 9});
+  for (const std::string strategy : {"static", "page", "stack"}) {
+    for (const char* repeat : {"1", "3"}) {
+      const auto dir = path("out_" + strategy + repeat);
+      const CliResult r = run_graphrt({"run", model, "--input", path("nines.bin").string(), "--output-dir", dir.string(), "--repeat",
+                                       repeat, "--strategy", strategy});
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_EQ(read_bytes(dir / "out0.bin"), (std::vector<uint8_t>{1, 2, 3, 4})) << strategy << " --repeat " << repeat;
+    }
+  }
+}
+
 TEST_F(CliRun, WritesOutputsUnderEveryStrategy) {
   for (const std::string strategy : {"static", "page", "stack", "heap"}) {
     const auto dir = path("out_" + strategy);

@@ -135,6 +135,23 @@ TEST_F(DeviceCommand, RunsAModelOverASerialPortAndWritesItsOutputs) {
   EXPECT_NE(memory.out.find("\"blob_bytes\":" + std::to_string(blob.size())), std::string::npos) << memory.out;
 }
 
+// The device resets the model's state before each of the N runs, as graphrt run does: the
+// outputs are one run's.
+TEST_F(DeviceCommand, EveryRepeatedRunStartsFromTheInitialState) {
+  PtyDevice device(true);
+  const tools::AlignedBytes blob = to_blob(remembers_last_input());
+  const std::string model = write("m.grt", std::vector<uint8_t>(blob.data(), blob.data() + blob.size()));
+  const std::string in = write("in0.bin", {9, 9, 9, 9});
+  for (const char* repeat : {"1", "3"}) {
+    const auto out = dir / ("out" + std::string(repeat));
+    const Result r = graphrt({"device", "run", model, "--port", device.path(), "--input", in, "--output-dir", out.string(), "--repeat",
+                              repeat, "--timeout", "5"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::ifstream bytes((out / "out0.bin").string(), std::ios::binary);
+    EXPECT_EQ(std::vector<uint8_t>(std::istreambuf_iterator<char>(bytes), {}), (std::vector<uint8_t>{1, 2, 3, 4})) << "--repeat " << repeat;
+  }
+}
+
 TEST_F(DeviceCommand, ASilentDeviceIsOneLineAndExitCodeOne) {
   PtyDevice device(false);
   const auto start = std::chrono::steady_clock::now();

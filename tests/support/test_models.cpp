@@ -45,6 +45,21 @@ tools::ModelDef if_else_copy(int64_t n) {
   return m;
 }
 
+tools::ModelDef remembers_last_input() {
+  tools::ModelDef m;
+  m.name = "remembers";
+  m.producer = "graphrt tests";
+  const uint32_t x = m.add_activation("x", tools::DType::Int8, {1, 4});
+  const uint32_t last = m.add_state("last", tools::DType::Int8, {1, 4}, {1, 2, 3, 4});
+  const uint32_t y = m.add_activation("y", tools::DType::Int8, {1, 4});
+  m.inputs = {x};
+  m.outputs = {y};
+  m.add_node("copy", {tools::ArgDef::input(last), tools::ArgDef::output(y)});
+  m.add_node("copy", {tools::ArgDef::input(x), tools::ArgDef::output(last)});
+  tools::plan_default(&m);
+  return m;
+}
+
 tools::ModelDef copy_chain(int copies, int64_t n) {
   tools::ModelDef m;
   m.name = "copy_chain";

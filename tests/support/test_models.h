@@ -24,6 +24,10 @@ tools::ModelDef add_constant_f32(double low, double high);
 // two subgraphs (schema 1.2), planned in one pool.
 tools::ModelDef if_else_copy(int64_t n = 4);
 
+// x (int8 [1, 4]) -> y: y is what State tensor `last` (starting 1, 2, 3, 4) held when the
+// run began, then x is kept there. Runs from the initial state give 1, 2, 3, 4 every time.
+tools::ModelDef remembers_last_input();
+
 // Serializes into 16-byte aligned memory.
 tools::AlignedBytes to_blob(const tools::ModelDef& model);
 

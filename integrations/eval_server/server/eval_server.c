@@ -439,7 +439,9 @@ static void handle_run(grt_eval_server* s, const grt_eval_event* r) {
   uint64_t min = UINT64_MAX, max = 0, total = 0;
   const uint32_t inputs = grt_input_count(s->executor);
   for (uint32_t run = 0; run < count; ++run) {
-    /* A plan may reuse an input's bytes once it is read: restore them before each run. */
+    /* Every run computes what the first does: state (LSTM, SVDF, variables) starts over, and
+     * a plan may reuse an input's bytes once it is read, so they are restored. */
+    (void)grt_reset_state(s->executor); /* cannot fail: the executor holds its memory */
     for (uint32_t i = 0; i < inputs; ++i) {
       DLTensor* input = grt_input(s->executor, i);
       memcpy(input->data, s->input_copy + input_copy_offset(s, i), grt_tensor_bytes(input));

@@ -47,7 +47,7 @@ const CommandSpec kSpec{
         {"strategy", 0, "NAME", false, "memory strategy: static, page, stack or heap (default static)"},
         {"arguments", 0, "MODE", false, "kernel arguments: lean (marshalled per node, default) or prepared (at init)"},
         {"page-size", 0, "BYTES", false, "page size for --strategy page: a power of two (default 256)"},
-        {"repeat", 0, "N", false, "run N times and report the median time (default 1)"},
+        {"repeat", 0, "N", false, "run N times, each from the model's initial state, and report the median time (default 1)"},
         {"profile", 0, "", false, "print time per node and per kernel"},
         {"json", 0, "", false, "print outputs' paths, time per run and memory as JSON"},
         max_input_option(),
@@ -219,11 +219,14 @@ int run_run_command(const std::vector<std::string>& args) {
   }
 
   // Inputs are copied before every run: a plan may reuse an input's bytes once it is read.
+  // State (LSTM, SVDF, variables) is reset too: every run computes what the first did, so
+  // the outputs written are one run's whatever --repeat says.
   std::vector<double> run_ns;
   run_ns.reserve(repeat);
   {
     Progress progress("run", repeat);
     for (uint64_t r = 0; r < repeat; ++r) {
+      if (grt_reset_state(executor) != GRT_OK) return fail(kSpec.name, path + ": " + grt_last_error(executor)->message);
       for (uint32_t i = 0; i < inputs.size(); ++i) {
         if (inputs[i].size() != 0) std::memcpy(grt_input(executor, i)->data, inputs[i].data(), inputs[i].size());
       }
