@@ -298,6 +298,7 @@ ImportResult import_tflite(const uint8_t* data, size_t size, ModelDef* out, cons
     }
   }
   graph.end_subgraph();
+  fold_pads_into_convolutions(&graph);
   if (std::string e = check_outputs_written(graph); !e.empty()) return failure(std::move(e));
   if (std::string e = check_total_activations(graph); !e.empty()) return failure(std::move(e));
   result.ok = true;
