@@ -62,6 +62,15 @@ inline uint32_t smlad(uint32_t a, uint32_t b, uint32_t acc) {
 }
 inline uint32_t smlabb(uint32_t a, uint32_t b, uint32_t acc) { return acc + static_cast<uint32_t>(lo16(a) * lo16(b)); }
 inline uint32_t smlatt(uint32_t a, uint32_t b, uint32_t acc) { return acc + static_cast<uint32_t>(hi16(a) * hi16(b)); }
+// The larger of each pair of signed bytes (SSUB8 sets the GE flags, SEL picks by them).
+inline uint32_t max_s8x4(uint32_t a, uint32_t b) {
+  uint32_t r = 0;
+  for (int i = 0; i < 4; ++i) {
+    const int32_t x = byte_at(a, i), y = byte_at(b, i);
+    r |= static_cast<uint32_t>(static_cast<uint8_t>(x >= y ? x : y)) << (8 * i);
+  }
+  return r;
+}
 // x clamped to [-128, 127] (SSAT #8).
 inline int32_t ssat8(int32_t x) { return x < -128 ? -128 : (x > 127 ? 127 : x); }
 // The high word of (hi:lo) + x * m, a 64-bit signed sum (SMLAL).
@@ -109,6 +118,12 @@ inline uint32_t smlatt(uint32_t a, uint32_t b, uint32_t acc) {
   return static_cast<uint32_t>(__smlatt(static_cast<int32_t>(a), static_cast<int32_t>(b), static_cast<int32_t>(acc)));
 }
 inline int32_t ssat8(int32_t x) { return __ssat(x, 8); }
+// One asm statement: nothing may change the GE flags between the two.
+inline uint32_t max_s8x4(uint32_t a, uint32_t b) {
+  uint32_t r;
+  __asm__("ssub8 %0, %1, %2\n\tsel %0, %1, %2" : "=&r"(r) : "r"(a), "r"(b) : "cc");
+  return r;
+}
 inline int32_t smlal_high(int32_t x, int32_t m, uint32_t lo, int32_t hi) {
   __asm__("smlal %0, %1, %2, %3" : "+r"(lo), "+r"(hi) : "r"(x), "r"(m));
   return hi;
