@@ -34,6 +34,15 @@ inline uint32_t load4(const int8_t* p) {
   memcpy(&v, p, sizeof v);
   return v;
 }
+// Four bytes to any address (one unaligned STR on the core).
+inline void store_word(int8_t* p, uint32_t v) { memcpy(p, &v, sizeof v); }
+// Bytes 0 to 3 of a word from the low bytes of four values (written so GCC makes BFIs).
+inline uint32_t bytes_of(int32_t b0, int32_t b1, int32_t b2, int32_t b3) {
+  uint32_t word = static_cast<uint8_t>(b0);
+  word = (word & ~0xFF00u) | ((static_cast<uint32_t>(b1) & 0xFFu) << 8);
+  word = (word & ~0xFF0000u) | ((static_cast<uint32_t>(b2) & 0xFFu) << 16);
+  return (word & 0xFFFFFFu) | (static_cast<uint32_t>(b3) << 24);
+}
 
 // Both halves of a register holding `value` (an int16), the operand of sxtab16.
 inline uint32_t pair_of(int32_t value) {
@@ -71,6 +80,8 @@ inline uint32_t max_s8x4(uint32_t a, uint32_t b) {
   }
   return r;
 }
+// The smaller of each pair of signed bytes (SSUB8, then SEL with the operands swapped).
+inline uint32_t min_s8x4(uint32_t a, uint32_t b) { return max_s8x4(a, b) ^ a ^ b; }
 // x clamped to [-128, 127] (SSAT #8).
 inline int32_t ssat8(int32_t x) { return x < -128 ? -128 : (x > 127 ? 127 : x); }
 // The high word of (hi:lo) + x * m, a 64-bit signed sum (SMLAL).
@@ -122,6 +133,11 @@ inline int32_t ssat8(int32_t x) { return __ssat(x, 8); }
 inline uint32_t max_s8x4(uint32_t a, uint32_t b) {
   uint32_t r;
   __asm__("ssub8 %0, %1, %2\n\tsel %0, %1, %2" : "=&r"(r) : "r"(a), "r"(b) : "cc");
+  return r;
+}
+inline uint32_t min_s8x4(uint32_t a, uint32_t b) {
+  uint32_t r;
+  __asm__("ssub8 %0, %1, %2\n\tsel %0, %2, %1" : "=&r"(r) : "r"(a), "r"(b) : "cc");
   return r;
 }
 inline int32_t smlal_high(int32_t x, int32_t m, uint32_t lo, int32_t hi) {

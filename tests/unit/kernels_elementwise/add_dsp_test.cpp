@@ -1,7 +1,8 @@
 // add_s8's Cortex-M DSP path (kernels/src/elementwise/add_dsp.h) on the host, each DSP
 // instruction emulated in C (GRT_DSP_EMULATE), against the portable kernel run through a
 // one-node model: same shapes and single-element broadcasts of lengths around multiples of
-// 4, the extreme offsets, multipliers and shifts it accepts, full, ReLU and narrowed clamps;
+// 4, the extreme offsets, multipliers and shifts it accepts (input shifts of 0 included),
+// halfway values, full, ReLU and narrowed clamps, ResNet-8's adds;
 // the parameters and broadcast forms outside its preconditions are declined without writing.
 #define GRT_DSP_EMULATE 1
 
@@ -9,6 +10,7 @@
 
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "elementwise/add_dsp.h"
@@ -75,7 +77,7 @@ bool run_dsp(AddCase c, std::vector<int8_t> a, std::vector<int8_t> b, std::vecto
 
 // Whether add_dsp.h's preconditions on the parameters hold (written out from its comment).
 bool parameters_accepted(const TwoInputRescaling& p) {
-  if (p.left_shift < 15 || p.left_shift > 21 || p.a_shift > -1 || p.b_shift > -1 || p.out_shift > -1) return false;
+  if (p.left_shift < 15 || p.left_shift > 21 || p.a_shift > 0 || p.b_shift > 0 || p.out_shift > -1) return false;
   const int e = -p.out_shift;
   const int64_t constant = (int64_t{1} << (e - 1)) + int64_t{p.out_offset} * (int64_t{1} << e);
   return constant > -(int64_t{1} << 30) && constant < (int64_t{1} << 30);
@@ -199,16 +201,40 @@ TEST(AddDsp, RoundsHalfwayValuesAsThePortableKernel) {
   }
   const int64_t n = int64_t(a.size());
   for (int left_shift : {15, 20}) {
-    for (int e = left_shift - 2; e <= left_shift + 2; ++e) {
+    for (int e : {0, 1, left_shift - 2, left_shift - 1, left_shift, left_shift + 1, left_shift + 2}) {
       for (int out_shift : {-1, -2, -(left_shift - 1)}) {
         AddCase c;
         c.a_shape = c.b_shape = c.out_shape = {n};
-        c.p = {left_shift, 0, 1 << 30, -e, 1, 1 << 30, -(e + 1), 0, 1 << 30, out_shift};
         std::vector<int8_t> got;
-        ASSERT_TRUE(run_dsp(c, a, b, &got)) << describe(c);
-        EXPECT_EQ(got, run_portable(c, a, b)) << describe(c);
+        for (int b_shift : {-(e + 1), 0}) {
+          c.p = {left_shift, 0, 1 << 30, -e, 1, 1 << 30, b_shift, 0, 1 << 30, out_shift};
+          ASSERT_TRUE(run_dsp(c, a, b, &got)) << describe(c);
+          EXPECT_EQ(got, run_portable(c, a, b)) << describe(c);
+        }
       }
     }
+  }
+}
+
+// ResNet-8's three residual adds (the importer's parameters), at their sizes.
+TEST(AddDsp, MatchesThePortableKernelOnResNet8sAdds) {
+  std::mt19937 engine(8);
+  const TwoInputRescaling adds[] = {{20, 128, 1623821475, -2, -4, 1073741824, 0, -128, 1098017566, -17},
+                                    {20, 17, 1699529983, -2, -4, 1073741824, 0, -128, 1140768826, -17},
+                                    {20, -38, 1657902019, -2, 2, 1073741824, 0, -128, 1835721671, -18}};
+  const int64_t sides[] = {32, 16, 8}, channels[] = {16, 32, 64};
+  for (int i = 0; i < 3; ++i) {
+    AddCase c;
+    c.a_shape = c.b_shape = c.out_shape = {1, sides[i], sides[i], channels[i]};
+    c.p = adds[i];
+    const std::vector<int8_t> a = random_values(engine, count_of(c.a_shape)), b = random_values(engine, count_of(c.b_shape));
+    std::vector<int8_t> got;
+    ASSERT_TRUE(run_dsp(c, a, b, &got));
+    EXPECT_EQ(got, run_portable(c, a, b)) << describe(c);
+    std::swap(c.p.a_multiplier, c.p.b_multiplier);  // the unshifted input first
+    std::swap(c.p.a_shift, c.p.b_shift);
+    ASSERT_TRUE(run_dsp(c, a, b, &got));
+    EXPECT_EQ(got, run_portable(c, a, b)) << describe(c);
   }
 }
 
