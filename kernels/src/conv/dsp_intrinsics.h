@@ -36,13 +36,26 @@ inline uint32_t load4(const int8_t* p) {
 }
 // Four bytes to any address (one unaligned STR on the core).
 inline void store_word(int8_t* p, uint32_t v) { memcpy(p, &v, sizeof v); }
-// Bytes 0 to 3 of a word from the low bytes of four values (written so GCC makes BFIs).
+#if defined(GRT_DSP_EMULATE)
+// Bytes 0 to 3 of a word from the low bytes of four values.
 inline uint32_t bytes_of(int32_t b0, int32_t b1, int32_t b2, int32_t b3) {
-  uint32_t word = static_cast<uint8_t>(b0);
-  word = (word & ~0xFF00u) | ((static_cast<uint32_t>(b1) & 0xFFu) << 8);
-  word = (word & ~0xFF0000u) | ((static_cast<uint32_t>(b2) & 0xFFu) << 16);
-  return (word & 0xFFFFFFu) | (static_cast<uint32_t>(b3) << 24);
+  return (static_cast<uint32_t>(b0) & 0xFFu) | ((static_cast<uint32_t>(b1) & 0xFFu) << 8) |
+         ((static_cast<uint32_t>(b2) & 0xFFu) << 16) | (static_cast<uint32_t>(b3) << 24);
 }
+#else
+// UXTB, two BFIs and an ORR (GCC 12 makes nine instructions of the C above).
+inline uint32_t bytes_of(int32_t b0, int32_t b1, int32_t b2, int32_t b3) {
+  uint32_t word;
+  __asm__(
+      "uxtb %0, %1\n\t"
+      "bfi %0, %2, #8, #8\n\t"
+      "bfi %0, %3, #16, #8\n\t"
+      "orr %0, %0, %4, lsl #24"
+      : "=&r"(word)
+      : "r"(b0), "r"(b1), "r"(b2), "r"(b3));
+  return word;
+}
+#endif
 
 // Both halves of a register holding `value` (an int16), the operand of sxtab16.
 inline uint32_t pair_of(int32_t value) {

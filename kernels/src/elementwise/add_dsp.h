@@ -108,17 +108,16 @@ inline bool make_add_stage(const TwoInputRescaling& p, int32_t act_min, int32_t 
 // Both inputs of `count` elements; kAShifted, kBShifted: their shifts are below 0.
 template <bool kAShifted, bool kBShifted>
 inline void add_elementwise(const AddStage& s, const int8_t* a, const int8_t* b, int8_t* out, size_t count) {
-  size_t i = 0;
-  for (; i + 4 <= count; i += 4) {
-    const uint32_t wa = load4(a + i), wb = load4(b + i);
+  for (const int8_t* const end = a + (count & ~size_t{3}); a != end; a += 4, b += 4, out += 4) {
+    const uint32_t wa = load4(a), wb = load4(b);
     const uint32_t a02 = sxtab16(s.a.offset_pair, wa), a13 = sxtab16_ror8(s.a.offset_pair, wa);
     const uint32_t b02 = sxtab16(s.b.offset_pair, wb), b13 = sxtab16_ror8(s.b.offset_pair, wb);
-    s.store(out + i, s.saturated(s.low_lane<kAShifted>(s.a, a02), s.low_lane<kBShifted>(s.b, b02)),
+    s.store(out, s.saturated(s.low_lane<kAShifted>(s.a, a02), s.low_lane<kBShifted>(s.b, b02)),
             s.saturated(s.low_lane<kAShifted>(s.a, a13), s.low_lane<kBShifted>(s.b, b13)),
             s.saturated(s.high_lane<kAShifted>(s.a, a02), s.high_lane<kBShifted>(s.b, b02)),
             s.saturated(s.high_lane<kAShifted>(s.a, a13), s.high_lane<kBShifted>(s.b, b13)));
   }
-  for (; i < count; ++i) out[i] = s.finish(s.scaled(s.a, a[i]), s.scaled(s.b, b[i]));
+  for (size_t i = 0; i < (count & 3); ++i) out[i] = s.finish(s.scaled(s.a, a[i]), s.scaled(s.b, b[i]));
 }
 
 // `x` of `count` elements (input `in` of the stage) with the other input's one scaled
@@ -126,14 +125,13 @@ inline void add_elementwise(const AddStage& s, const int8_t* a, const int8_t* b,
 template <bool kShifted>
 inline void add_single(const AddStage& s, const AddInput& in, const int8_t* x, int32_t other, int8_t* out,
                        size_t count) {
-  size_t i = 0;
-  for (; i + 4 <= count; i += 4) {
-    const uint32_t w = load4(x + i);
+  for (const int8_t* const end = x + (count & ~size_t{3}); x != end; x += 4, out += 4) {
+    const uint32_t w = load4(x);
     const uint32_t x02 = sxtab16(in.offset_pair, w), x13 = sxtab16_ror8(in.offset_pair, w);
-    s.store(out + i, s.saturated(s.low_lane<kShifted>(in, x02), other), s.saturated(s.low_lane<kShifted>(in, x13), other),
+    s.store(out, s.saturated(s.low_lane<kShifted>(in, x02), other), s.saturated(s.low_lane<kShifted>(in, x13), other),
             s.saturated(s.high_lane<kShifted>(in, x02), other), s.saturated(s.high_lane<kShifted>(in, x13), other));
   }
-  for (; i < count; ++i) out[i] = s.finish(s.scaled(in, x[i]), other);
+  for (size_t i = 0; i < (count & 3); ++i) out[i] = s.finish(s.scaled(in, x[i]), other);
 }
 
 // add_s8 where the above holds; false (nothing written) otherwise.
