@@ -34,6 +34,28 @@ inline uint32_t load4(const int8_t* p) {
   memcpy(&v, p, sizeof v);
   return v;
 }
+// Four bytes to any address (one unaligned STR on the core).
+inline void store_word(int8_t* p, uint32_t v) { memcpy(p, &v, sizeof v); }
+#if defined(GRT_DSP_EMULATE)
+// Bytes 0 to 3 of a word from the low bytes of four values.
+inline uint32_t bytes_of(int32_t b0, int32_t b1, int32_t b2, int32_t b3) {
+  return (static_cast<uint32_t>(b0) & 0xFFu) | ((static_cast<uint32_t>(b1) & 0xFFu) << 8) |
+         ((static_cast<uint32_t>(b2) & 0xFFu) << 16) | (static_cast<uint32_t>(b3) << 24);
+}
+#else
+// UXTB, two BFIs and an ORR (GCC 12 makes nine instructions of the C above).
+inline uint32_t bytes_of(int32_t b0, int32_t b1, int32_t b2, int32_t b3) {
+  uint32_t word;
+  __asm__(
+      "uxtb %0, %1\n\t"
+      "bfi %0, %2, #8, #8\n\t"
+      "bfi %0, %3, #16, #8\n\t"
+      "orr %0, %0, %4, lsl #24"
+      : "=&r"(word)
+      : "r"(b0), "r"(b1), "r"(b2), "r"(b3));
+  return word;
+}
+#endif
 
 // Both halves of a register holding `value` (an int16), the operand of sxtab16.
 inline uint32_t pair_of(int32_t value) {
@@ -62,6 +84,17 @@ inline uint32_t smlad(uint32_t a, uint32_t b, uint32_t acc) {
 }
 inline uint32_t smlabb(uint32_t a, uint32_t b, uint32_t acc) { return acc + static_cast<uint32_t>(lo16(a) * lo16(b)); }
 inline uint32_t smlatt(uint32_t a, uint32_t b, uint32_t acc) { return acc + static_cast<uint32_t>(hi16(a) * hi16(b)); }
+// The larger of each pair of signed bytes (SSUB8 sets the GE flags, SEL picks by them).
+inline uint32_t max_s8x4(uint32_t a, uint32_t b) {
+  uint32_t r = 0;
+  for (int i = 0; i < 4; ++i) {
+    const int32_t x = byte_at(a, i), y = byte_at(b, i);
+    r |= static_cast<uint32_t>(static_cast<uint8_t>(x >= y ? x : y)) << (8 * i);
+  }
+  return r;
+}
+// The smaller of each pair of signed bytes (SSUB8, then SEL with the operands swapped).
+inline uint32_t min_s8x4(uint32_t a, uint32_t b) { return max_s8x4(a, b) ^ a ^ b; }
 // x clamped to [-128, 127] (SSAT #8).
 inline int32_t ssat8(int32_t x) { return x < -128 ? -128 : (x > 127 ? 127 : x); }
 // The high word of (hi:lo) + x * m, a 64-bit signed sum (SMLAL).
@@ -109,6 +142,17 @@ inline uint32_t smlatt(uint32_t a, uint32_t b, uint32_t acc) {
   return static_cast<uint32_t>(__smlatt(static_cast<int32_t>(a), static_cast<int32_t>(b), static_cast<int32_t>(acc)));
 }
 inline int32_t ssat8(int32_t x) { return __ssat(x, 8); }
+// One asm statement: nothing may change the GE flags between the two.
+inline uint32_t max_s8x4(uint32_t a, uint32_t b) {
+  uint32_t r;
+  __asm__("ssub8 %0, %1, %2\n\tsel %0, %1, %2" : "=&r"(r) : "r"(a), "r"(b) : "cc");
+  return r;
+}
+inline uint32_t min_s8x4(uint32_t a, uint32_t b) {
+  uint32_t r;
+  __asm__("ssub8 %0, %1, %2\n\tsel %0, %2, %1" : "=&r"(r) : "r"(a), "r"(b) : "cc");
+  return r;
+}
 inline int32_t smlal_high(int32_t x, int32_t m, uint32_t lo, int32_t hi) {
   __asm__("smlal %0, %1, %2, %3" : "+r"(lo), "+r"(hi) : "r"(x), "r"(m));
   return hi;

@@ -12,10 +12,14 @@
 //
 // softmax_f32 arguments:
 //   0 in X float32, rank >= 1; 1 out Y float32, the shape of X; 2 Float beta
+//
+// On cores with the DSP extension the int8 kernels search each row's maximum and multiply
+// in the exp as softmax_dsp.h does: the same integers.
 #include <math.h>
 
 #include "dense_args.h"
-#include "softmax_fixed_point.h"
+#include "softmax_dsp.h"
+#include "softmax_int8.h"
 
 namespace {
 
@@ -33,62 +37,26 @@ void check_softmax_shapes(ArgCheck& check, TVMValue* args) {
       .expect(dense::fits_int(grt::kernels::element_count(x)), "input is too large");
 }
 
-// exp(beta * (x - max)) in Q5.26 input terms: the input difference rescaled by beta * scale.
-inline int32_t scaled_difference(int32_t difference, int32_t multiplier, int left_shift) {
-  return grt::kernels::saturating_rounding_doubling_high_mul(
-      static_cast<int32_t>(static_cast<uint32_t>(difference) << left_shift), multiplier);
-}
+#if GRT_KERNELS_DSP
+using Int8Ops = grt::kernels::dsp::SoftmaxOps;
+#else
+using Int8Ops = fixed::PortableOps;
+#endif
 
-// TFLM's SoftmaxInt8 for an int8 or int16 output (OutputT): the same sums, the result
-// scaled to the output's full range from its minimum.
+// TFLM's SoftmaxInt8 for an int8 or int16 output (OutputT), row by row.
 template <typename OutputT>
 void softmax_int8_input(TVMValue* args) {
-  constexpr int kAccumulationIntegerBits = 12;
-  constexpr int32_t kOutputMin = sizeof(OutputT) == 1 ? INT8_MIN : INT16_MIN;
-  constexpr int32_t kOutputMax = sizeof(OutputT) == 1 ? INT8_MAX : INT16_MAX;
   const DLTensor* x = grt::kernels::tensor_at(args, 0);
   DLTensor* y = grt::kernels::tensor_at(args, 1);
-  const int32_t multiplier = static_cast<int32_t>(grt::kernels::int_at(args, 2));
-  const int left_shift = static_cast<int>(grt::kernels::int_at(args, 3));
-  const int32_t diff_min = static_cast<int32_t>(grt::kernels::int_at(args, 4));
-
+  const fixed::Int8Softmax params = {static_cast<int32_t>(grt::kernels::int_at(args, 2)),
+                                     static_cast<int>(grt::kernels::int_at(args, 3)),
+                                     static_cast<int32_t>(grt::kernels::int_at(args, 4))};
   const int depth = static_cast<int>(dense::last_dim(x));
   const int rows = depth == 0 ? 0 : static_cast<int>(grt::kernels::element_count(x) / depth);
   const int8_t* input = grt::kernels::data_of<const int8_t>(x);
   OutputT* output = grt::kernels::data_of<OutputT>(y);
-
   for (int row = 0; row < rows; ++row) {
-    const int8_t* in = input + row * depth;
-    OutputT* out = output + row * depth;
-    int8_t max_in_row = INT8_MIN;
-    for (int c = 0; c < depth; ++c) max_in_row = in[c] > max_in_row ? in[c] : max_in_row;
-
-    int32_t sum_of_exps = 0;  // Q12.19
-    for (int c = 0; c < depth; ++c) {
-      const int32_t difference = int32_t{in[c]} - max_in_row;
-      if (difference >= diff_min) {
-        const int32_t exp_q0 = fixed::exp_on_negative_values_q5(scaled_difference(difference, multiplier, left_shift));
-        sum_of_exps = fixed::add(sum_of_exps, grt::kernels::rounding_divide_by_pot(exp_q0, kAccumulationIntegerBits));
-      }
-    }
-
-    int bits_over_unit = 0;
-    const int32_t shifted_scale = fixed::reciprocal(sum_of_exps, kAccumulationIntegerBits, &bits_over_unit);
-    // TFLM aborts when this leaves [0, 31] (sums of exps of 512 and more); saturate instead.
-    int exponent = bits_over_unit + 31 - static_cast<int>(8 * sizeof(OutputT));
-    exponent = exponent < 0 ? 0 : (exponent > 31 ? 31 : exponent);
-
-    for (int c = 0; c < depth; ++c) {
-      const int32_t difference = int32_t{in[c]} - max_in_row;
-      if (difference >= diff_min) {
-        const int32_t exp_q0 = fixed::exp_on_negative_values_q5(scaled_difference(difference, multiplier, left_shift));
-        const int32_t unsaturated =
-            grt::kernels::rounding_divide_by_pot(fixed::mul(shifted_scale, exp_q0), exponent);
-        out[c] = static_cast<OutputT>(dense::clamp_int(unsaturated + kOutputMin, kOutputMin, kOutputMax));
-      } else {
-        out[c] = static_cast<OutputT>(kOutputMin);
-      }
-    }
+    fixed::softmax_int8_row<OutputT, Int8Ops>(params, input + row * depth, output + row * depth, depth);
   }
 }
 

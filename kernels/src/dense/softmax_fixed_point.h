@@ -27,30 +27,38 @@ inline int32_t rounding_half_sum(int32_t a, int32_t b) {
 
 inline int32_t mul(int32_t a, int32_t b) { return saturating_rounding_doubling_high_mul(a, b); }
 
+// The exp's products: Ops::product is `mul`, or one equal to it whenever one operand is not
+// INT32_MIN, which holds for every product in the exp (softmax_dsp.h).
+struct SaturatingMul {
+  static int32_t product(int32_t a, int32_t b) { return mul(a, b); }
+};
+
 // Plain int32 addition as gemmlowp does it, with wrap-around instead of undefined behaviour.
 inline int32_t add(int32_t a, int32_t b) { return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b)); }
 inline int32_t sub(int32_t a, int32_t b) { return static_cast<int32_t>(static_cast<uint32_t>(a) - static_cast<uint32_t>(b)); }
 
 // exp(a) for a in [-1/4, 0), a and result Q0.31: a Taylor series around -1/8.
+template <class Ops = SaturatingMul>
 inline int32_t exp_on_quarter_interval(int32_t a) {
   const int32_t exp_minus_one_eighth = 1895147668;  // exp(-1/8) in Q0.31
   const int32_t one_third = 715827883;              // 1/3 in Q0.31
   const int32_t x = add(a, int32_t{1} << 28);       // a + 1/8
-  const int32_t x2 = mul(x, x);
-  const int32_t x3 = mul(x2, x);
-  const int32_t x4 = mul(x2, x2);
+  const int32_t x2 = Ops::product(x, x);
+  const int32_t x3 = Ops::product(x2, x);
+  const int32_t x4 = Ops::product(x2, x2);
   const int32_t x4_over_4 = rounding_divide_by_pot(x4, 2);
-  const int32_t series = rounding_divide_by_pot(add(mul(add(x4_over_4, x3), one_third), x2), 1);
-  return add(exp_minus_one_eighth, mul(exp_minus_one_eighth, add(x, series)));
+  const int32_t series = rounding_divide_by_pot(add(Ops::product(add(x4_over_4, x3), one_third), x2), 1);
+  return add(exp_minus_one_eighth, Ops::product(exp_minus_one_eighth, add(x, series)));
 }
 
 // exp(a) for a <= 0 given in Q5.26; the result is Q0.31.
+template <class Ops = SaturatingMul>
 inline int32_t exp_on_negative_values_q5(int32_t a) {
   constexpr int kFractionalBits = 26;
   const int32_t one_quarter = int32_t{1} << (kFractionalBits - 2);
   const int32_t a_mod_quarter_minus_quarter = sub(a & (one_quarter - 1), one_quarter);
   // Q5.26 -> Q0.31 is a saturating left shift by 5.
-  int32_t result = exp_on_quarter_interval(saturating_shift_left(a_mod_quarter_minus_quarter, 5));
+  int32_t result = exp_on_quarter_interval<Ops>(saturating_shift_left(a_mod_quarter_minus_quarter, 5));
   const int32_t remainder = sub(a_mod_quarter_minus_quarter, a);
   // exp(-2^k) in Q0.31 for k = -2 .. 4: one factor for each whole power of two in -a.
   struct Factor {
@@ -60,7 +68,7 @@ inline int32_t exp_on_negative_values_q5(int32_t a) {
   constexpr Factor kFactors[] = {{-2, 1672461947}, {-1, 1302514674}, {0, 790015084}, {1, 290630308},
                                  {2, 39332535},    {3, 720401},      {4, 242}};
   for (const Factor& f : kFactors) {
-    if ((remainder & (int32_t{1} << (kFractionalBits + f.exponent))) != 0) result = mul(result, f.multiplier);
+    if ((remainder & (int32_t{1} << (kFractionalBits + f.exponent))) != 0) result = Ops::product(result, f.multiplier);
   }
   return a == 0 ? INT32_MAX : result;
 }

@@ -9,12 +9,14 @@
 //   13 Int activation_min, 14 Int activation_max
 // Each input is scaled by (x + offset) << left_shift, then multiplier * 2^shift (shift <= 0);
 // the sum or difference is scaled by the output multiplier and offset, then clamped.
+// On cores with the DSP extension add_s8 runs add_dsp.h where its preconditions hold.
 #include <stdint.h>
 
 #include "../kernel_args.h"
 #include "../quant_math.h"
 #include "../two_input_rescaling.h"
 #include "../conv/depthwise_requantize.h"
+#include "add_dsp.h"
 #include "broadcast.h"
 
 namespace grt::kernels::elementwise {
@@ -57,8 +59,14 @@ struct QuantizedBinaryOp {
 
 template <typename T, Combine kCombine>
 int run_quantized_binary(TVMValue* args) {
-  const QuantizedBinaryOp<T, kCombine> op(read_two_input_rescaling(args), static_cast<int32_t>(int_at(args, 13)),
-                                          static_cast<int32_t>(int_at(args, 14)));
+  const TwoInputRescaling rescaling = read_two_input_rescaling(args);
+  const int32_t act_min = static_cast<int32_t>(int_at(args, 13)), act_max = static_cast<int32_t>(int_at(args, 14));
+#if GRT_KERNELS_DSP
+  if constexpr (sizeof(T) == 1 && kCombine == Combine::kAdd) {
+    if (dsp::add_s8(tensor_at(args, 0), tensor_at(args, 1), tensor_at(args, 2), rescaling, act_min, act_max)) return 0;
+  }
+#endif
+  const QuantizedBinaryOp<T, kCombine> op(rescaling, act_min, act_max);
   broadcast_binary<T, T>(tensor_at(args, 0), tensor_at(args, 1), tensor_at(args, 2), op);
   return 0;
 }
