@@ -50,36 +50,38 @@ int replay_kernel(TVMValue* values, int* codes, int count, TVMValue*, int*, void
 constexpr grt_kernel_entry kReplayKernel = {"replay", replay_kernel, nullptr, 0, UINT32_MAX};
 
 // A replay runs each subgraph a control node names, so nested control nodes multiply: a
-// crafted blob of 32 subgraphs, each naming the next twice, would take 2^32 subgraph runs.
-// Counted before the replay (saturating) and refused above this many.
-constexpr uint64_t kMostReplayedSubgraphRuns = 1u << 16;
+// crafted blob of 32 subgraphs, each naming the next twice, would run 2^32 nodes. The
+// subgraphs' nodes a replay would run are counted first (saturating) and a blob over this many is
+// refused: real models run a few hundred of them.
+constexpr uint64_t kMostReplayedNodes = 1u << 16;
 
-uint64_t saturating_add(uint64_t a, uint64_t b) {
-  return a + b > kMostReplayedSubgraphRuns ? kMostReplayedSubgraphRuns + 1 : a + b;
-}
+uint64_t saturating_add(uint64_t a, uint64_t b) { return a + b > kMostReplayedNodes ? kMostReplayedNodes + 1 : a + b; }
 
-// The subgraph runs the nodes [first, end) make in a replay, given each later subgraph's.
-uint64_t subgraph_runs_of_nodes(const fb::Model* model, uint32_t first, uint32_t end, const uint64_t* runs) {
+// The nodes of subgraphs that the nodes [first, end) run in a replay (given each later
+// subgraph's figure in `visits`), those nodes themselves too when `own`.
+uint64_t node_visits(const fb::Model* model, uint32_t first, uint32_t end, const uint64_t* visits, bool own) {
   uint64_t total = 0;
   for (uint32_t n = first; n < end; ++n) {
+    if (own) total = saturating_add(total, 1);
     const auto* args = model->nodes()->Get(n)->args();
     for (uint32_t a = 0; a < count_of(args); ++a) {
       // The loader proved every Subgraph argument in range and later than the node's graph.
-      if (args->Get(a)->kind() == fb::ArgKind::Subgraph) total = saturating_add(total, runs[args->Get(a)->value()]);
+      if (args->Get(a)->kind() == fb::ArgKind::Subgraph) total = saturating_add(total, visits[args->Get(a)->value()]);
     }
   }
   return total;
 }
 
-uint64_t replayed_subgraph_runs(const fb::Model* model) {
+uint64_t replayed_node_visits(const fb::Model* model) {
   const auto* subgraphs = model->subgraphs();
-  uint64_t runs[kMaxSubgraphs];
+  uint64_t visits[kMaxSubgraphs];
   // Last first: a node names only subgraphs after its own graph.
   for (uint32_t s = count_of(subgraphs); s-- > 0;) {
     const auto* sg = subgraphs->Get(s);
-    runs[s] = saturating_add(1, subgraph_runs_of_nodes(model, sg->first_node(), sg->first_node() + sg->node_count(), runs));
+    visits[s] = node_visits(model, sg->first_node(), sg->first_node() + sg->node_count(), visits, true);
   }
-  return subgraph_runs_of_nodes(model, 0, main_node_count(model), runs);
+  // The main graph's own nodes are not counted: a model without subgraphs may have any number.
+  return node_visits(model, 0, main_node_count(model), visits, false);
 }
 
 uint64_t pages_for(uint64_t bytes, size_t page_size) { return bytes == 0 ? 1 : (bytes - 1) / page_size + 1; }
@@ -132,10 +134,9 @@ grt_status grt_replay_allocations(const void* blob, size_t blob_size, grt_strate
   grt_executor* x = nullptr;
   grt_status s = grt::init_executor(&x, storage, storage_size, blob, blob_size, &options, error, &grt::kReplayKernel);
   if (s != GRT_OK) return s;
-  if (grt::replayed_subgraph_runs(x->model) > grt::kMostReplayedSubgraphRuns) {
+  if (grt::replayed_node_visits(x->model) > grt::kMostReplayedNodes) {
     grt_release(x);
-    return fail(error, GRT_ERR_GRAPH, nullptr, "control flow nests too deeply to replay: over %u subgraph runs",
-                grt::kMostReplayedSubgraphRuns);
+    return fail(error, GRT_ERR_GRAPH, nullptr, "control flow nests too deeply to replay: over %u subgraph node runs", grt::kMostReplayedNodes);
   }
   s = grt_run(x);
   if (s != GRT_OK && error != nullptr) *error = x->error;

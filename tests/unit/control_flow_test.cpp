@@ -516,8 +516,8 @@ TEST(ControlFlowDynamic, PageBudgetCountsTheWorkspacesOfTheNodesASubgraphRuns) {
   EXPECT_NE(std::string(error.message).find("a workspace of 4096 bytes"), std::string::npos) << error.message;
 }
 
-// Subgraph k runs subgraph k + 1 as both branches of an IF, 20 deep: 2^20 subgraph runs for
-// a replay that follows every branch. Sizing refuses it by name instead of running that long.
+// Subgraph k runs subgraph k + 1 as both branches of an IF, 20 deep: 2^21 subgraph node runs for a
+// replay that follows every branch. Sizing refuses it by name instead of running that long.
 TEST(ControlFlowDynamic, ReplayRefusesControlFlowThatNestsTooDeeply) {
   constexpr uint32_t kDepth = 20;
   ModelDef m;
