@@ -653,6 +653,29 @@ TEST(CallOnce, InitialiserRunsOnTheFirstRunAndAgainAfterAReset) {
   EXPECT_NE(message.find("not GRT_STRATEGY_DYNAMIC"), std::string::npos) << message;
 }
 
+// One computed value assigned to two variables: the subgraph passes it out twice.
+TEST(CallOnce, OneValueMayStartTwoVariables) {
+  TfliteModelSpec m = initialised_accumulator();
+  TfliteModelSpec& init = m.subgraphs[0];
+  const int32_t copy = init.add_tensor({.name = "copy_handle", .type = TensorType::RESOURCE, .shape = {}});
+  init.add_op(BuiltinOperator::VAR_HANDLE, {}, {copy}, named_variable("copy"));
+  init.add_op(BuiltinOperator::ASSIGN_VARIABLE, {copy, 2}, {});
+  const int32_t handle = m.add_tensor({.name = "copy_handle", .type = TensorType::RESOURCE, .shape = {}});
+  const int32_t w = m.add_tensor({.name = "w", .type = TensorType::FLOAT32, .shape = {4}});
+  m.add_op(BuiltinOperator::VAR_HANDLE, {}, {handle}, named_variable("copy"));
+  m.add_op(BuiltinOperator::READ_VARIABLE, {handle}, {w});
+  m.outputs.push_back(w);
+  const AlignedBytes blob = to_blob(imported(m));
+  for (const Mode mode : kModes) {
+    ControlRun run(blob, mode.strategy, mode.arguments);
+    ASSERT_EQ(run.status, GRT_OK) << run.error.message;
+    run.set(0, F{1, 1, 1, 1});
+    ASSERT_EQ(grt_run(run.executor), GRT_OK) << grt_last_error(run.executor)->message;
+    EXPECT_EQ(run.get<float>(0), (F{12, 23, 34, 45}));
+    EXPECT_EQ(run.get<float>(2), (F{11, 22, 33, 44}));
+  }
+}
+
 TEST(CallOnce, RefusesInitialisersItCannotRun) {
   TfliteModelSpec with_input = initialised_accumulator();
   with_input.subgraphs[0].inputs = {2};
