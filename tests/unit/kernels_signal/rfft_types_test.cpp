@@ -31,11 +31,12 @@ std::vector<uint8_t> fft_options(TensorType type, int fft_length) {
   return flex.GetBuffer();
 }
 
-// x [frame] -> SignalRfft -> [fft_length + 2], optionally -> SignalIrfft -> [fft_length].
-std::vector<uint8_t> fft_model(TensorType type, int fft_length, int frame, bool round_trip, TensorType output_type) {
+// x [frames, frame] -> SignalRfft -> [frames, fft_length + 2], optionally -> SignalIrfft ->
+// [frames, fft_length].
+std::vector<uint8_t> fft_model(TensorType type, int fft_length, int frame, bool round_trip, TensorType output_type, int frames = 1) {
   TfliteModelSpec spec;
-  const int32_t x = spec.add_tensor({.name = "x", .type = type, .shape = {frame}});
-  const int32_t spectrum = spec.add_tensor({.name = "spectrum", .type = output_type, .shape = {fft_length + 2}});
+  const int32_t x = spec.add_tensor({.name = "x", .type = type, .shape = {frames, frame}});
+  const int32_t spectrum = spec.add_tensor({.name = "spectrum", .type = output_type, .shape = {frames, fft_length + 2}});
   auto custom = [&](const char* name, int32_t in, int32_t out) {
     TfliteOpSpec op;
     op.op = tflite::BuiltinOperator::CUSTOM;
@@ -48,7 +49,7 @@ std::vector<uint8_t> fft_model(TensorType type, int fft_length, int frame, bool 
   custom("SignalRfft", x, spectrum);
   int32_t y = spectrum;
   if (round_trip) {
-    y = spec.add_tensor({.name = "y", .type = type, .shape = {fft_length}});
+    y = spec.add_tensor({.name = "y", .type = type, .shape = {frames, fft_length}});
     custom("SignalIrfft", spectrum, y);
   }
   spec.inputs = {x};
@@ -63,8 +64,8 @@ std::string refusal(TensorType type, int fft_length, int frame, TensorType outpu
 }
 
 template <typename T>
-std::vector<T> run_fft(TensorType type, int fft_length, const std::vector<T>& x, bool round_trip = false) {
-  const std::vector<uint8_t> bytes = fft_model(type, fft_length, static_cast<int>(x.size()), round_trip, type);
+std::vector<T> run_fft(TensorType type, int fft_length, const std::vector<T>& x, bool round_trip = false, int frames = 1) {
+  const std::vector<uint8_t> bytes = fft_model(type, fft_length, static_cast<int>(x.size()) / frames, round_trip, type, frames);
   tools::ModelDef def;
   const tools::ImportResult result = tools::import_tflite(bytes.data(), bytes.size(), &def);
   EXPECT_TRUE(result.ok) << result.error;
@@ -134,6 +135,26 @@ TEST(SignalRfftInt32, ConstantAndAlternatingFramesLandInTheirBinOnly) {
   for (int t = 0; t < 8; ++t) alternating.push_back(t % 2 == 0 ? 1 << 28 : -(1 << 28));
   const std::vector<int32_t> nyquist = run_fft<int32_t>(TensorType::INT32, 8, alternating);
   EXPECT_EQ(nyquist, (std::vector<int32_t>{0, 0, 0, 0, 0, 0, 0, 0, 1 << 28, 0}));
+  // Both as two frames of one tensor: each frame is transformed on its own.
+  std::vector<int32_t> both(8, 1 << 28);
+  both.insert(both.end(), alternating.begin(), alternating.end());
+  std::vector<int32_t> expected = dc;
+  expected.insert(expected.end(), nyquist.begin(), nyquist.end());
+  EXPECT_EQ(run_fft<int32_t>(TensorType::INT32, 8, both, false, 2), expected);
+}
+
+TEST(SignalRfftInt32, ShiftedImpulseRoundsLikeKissFft) {
+  // fft_length 8, x[1] = 2^30: the inner FFT's input is (0, 2^30) then zeros, and its one
+  // radix-4 stage gives (0, 2^28) in all four bins. The split: bin 0 = 2^27 and bin 4 =
+  // -2^27 (DC halved to (0, 2^27)); bin 2 = (0, -2^27) (super twiddle (-(2^31 - 1), 0)).
+  // Bin 1 and 3: f1 = 0, f2 = (0, 2^28) times the super twiddle floor(0.5 + (2^31 - 1)
+  // cos/sin(-3 pi / 4)) = (-1518500249, -1518500249) gives (189812531, -189812531) after
+  // rounding by 31 bits; halving with an arithmetic shift floors: (94906265, -94906266)
+  // and (-94906266, -94906266), 2^27 e^(-2 pi i k / 8) to within one.
+  std::vector<int32_t> x(8, 0);
+  x[1] = 1 << 30;
+  EXPECT_EQ(run_fft<int32_t>(TensorType::INT32, 8, x),
+            (std::vector<int32_t>{1 << 27, 0, 94906265, -94906266, 0, -(1 << 27), -94906266, -94906266, -(1 << 27), 0}));
 }
 
 TEST(SignalRfftInt32, IsTheSpectrumDividedByTheLengthWithinFixedPointRounding) {
