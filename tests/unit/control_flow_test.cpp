@@ -1,6 +1,8 @@
 // IF and WHILE (TFLM's control flow) imported from TFLite models with several subgraphs and
 // run under every strategy and argument mode subgraphs run with; the loader's refusals of
-// subgraph tables, indices, recursion and signatures; cancelling a WHILE that never ends.
+// subgraph tables, indices, recursion and signatures; cancelling a WHILE that never ends;
+// CALL_ONCE whose initialiser computes (TFLM's call_once.cc: the initialiser runs on the
+// first invoke only).
 // Expected values are worked out by hand from TFLM's semantics (if.cc, while.cc): IF runs
 // one branch on a copy of its inputs; WHILE's outputs start as its inputs and are replaced
 // by the body's outputs while the condition subgraph gives true.
@@ -40,6 +42,12 @@ BuiltinOptionsWriter if_options(int32_t then_index, int32_t else_index) {
 BuiltinOptionsWriter while_options(int32_t cond_index, int32_t body_index) {
   return builtin_options(BuiltinOptions::WhileOptions, [=](flatbuffers::FlatBufferBuilder& fbb) {
     return tflite::CreateWhileOptions(fbb, cond_index, body_index).Union();
+  });
+}
+
+BuiltinOptionsWriter named_variable(const std::string& shared_name) {
+  return builtin_options(BuiltinOptions::VarHandleOptions, [=](flatbuffers::FlatBufferBuilder& fbb) {
+    return tflite::CreateVarHandleOptionsDirect(fbb, nullptr, shared_name.c_str()).Union();
   });
 }
 
@@ -653,6 +661,133 @@ TEST(ControlFlow, BeforeNodeHookSeesSubgraphNodesAndStopsAWhile) {
   g_hook_calls = 0;
   EXPECT_EQ(grt_run(run.executor), GRT_ERR_CANCELLED) << grt_last_error(run.executor)->message;
   EXPECT_EQ(g_hook_calls, 500);
+}
+
+// A CALL_ONCE initialiser that computes: sum := a + b (an ADD of two constants), scale := 5
+// then scale := 7 (constants, the last one wins).
+TfliteModelSpec computing_initialiser() {
+  TfliteModelSpec init;
+  const int32_t a = init.add_tensor({.name = "a", .type = TensorType::FLOAT32, .shape = {4}, .data = raw(F{1, 2, 3, 4})});
+  const int32_t b = init.add_tensor({.name = "b", .type = TensorType::FLOAT32, .shape = {4}, .data = raw(F{10, 20, 30, 40})});
+  const int32_t start = init.add_tensor({.name = "start", .type = TensorType::FLOAT32, .shape = {4}});
+  const int32_t five = init.add_tensor({.name = "five", .type = TensorType::INT32, .shape = {1}, .data = raw(I{5})});
+  const int32_t seven = init.add_tensor({.name = "seven", .type = TensorType::INT32, .shape = {1}, .data = raw(I{7})});
+  const int32_t sum = init.add_tensor({.name = "sum_handle", .type = TensorType::RESOURCE, .shape = {}});
+  const int32_t scale = init.add_tensor({.name = "scale_handle", .type = TensorType::RESOURCE, .shape = {}});
+  init.add_op(BuiltinOperator::VAR_HANDLE, {}, {scale}, named_variable("scale"));
+  init.add_op(BuiltinOperator::ASSIGN_VARIABLE, {scale, five}, {});
+  init.add_op(BuiltinOperator::ADD, {a, b}, {start});
+  init.add_op(BuiltinOperator::VAR_HANDLE, {}, {sum}, named_variable("sum"));
+  init.add_op(BuiltinOperator::ASSIGN_VARIABLE, {sum, start}, {});
+  init.add_op(BuiltinOperator::ASSIGN_VARIABLE, {scale, seven}, {});
+  return init;
+}
+
+// x float32 [4] -> y = sum + x, sum := y; z = scale. The sum and scale start where the
+// CALL_ONCE initialiser (subgraph 1) puts them.
+TfliteModelSpec initialised_accumulator() {
+  TfliteModelSpec m;
+  const int32_t x = m.add_tensor({.name = "x", .type = TensorType::FLOAT32, .shape = {4}});
+  const int32_t sum = m.add_tensor({.name = "sum_handle", .type = TensorType::RESOURCE, .shape = {}});
+  const int32_t scale = m.add_tensor({.name = "scale_handle", .type = TensorType::RESOURCE, .shape = {}});
+  const int32_t v = m.add_tensor({.name = "v", .type = TensorType::FLOAT32, .shape = {4}});
+  const int32_t y = m.add_tensor({.name = "y", .type = TensorType::FLOAT32, .shape = {4}});
+  const int32_t z = m.add_tensor({.name = "z", .type = TensorType::INT32, .shape = {1}});
+  m.inputs = {x};
+  m.outputs = {y, z};
+  m.add_op(BuiltinOperator::CALL_ONCE, {}, {}, builtin_options(BuiltinOptions::CallOnceOptions, [](flatbuffers::FlatBufferBuilder& fbb) {
+             return tflite::CreateCallOnceOptions(fbb, 1).Union();
+           }));
+  m.add_op(BuiltinOperator::VAR_HANDLE, {}, {sum}, named_variable("sum"));
+  m.add_op(BuiltinOperator::READ_VARIABLE, {sum}, {v});
+  m.add_op(BuiltinOperator::ADD, {v, x}, {y});
+  m.add_op(BuiltinOperator::ASSIGN_VARIABLE, {sum, y}, {});
+  m.add_op(BuiltinOperator::VAR_HANDLE, {}, {scale}, named_variable("scale"));
+  m.add_op(BuiltinOperator::READ_VARIABLE, {scale}, {z});
+  m.subgraphs = {computing_initialiser()};
+  return m;
+}
+
+// Under every strategy and argument mode, DYNAMIC's included.
+TEST(CallOnce, InitialiserRunsOnTheFirstRunAndAgainAfterAReset) {
+  const ModelDef def = imported(initialised_accumulator());
+  ASSERT_EQ(def.subgraphs.size(), 1u);
+  ASSERT_EQ(def.kernels.at(def.nodes.at(0).kernel), "call_once");
+  EXPECT_EQ(def.subgraphs[0].outputs.size(), 2u);  // scale, then sum: first assigned first
+  const AlignedBytes blob = to_blob(def);
+  for (const Mode mode : kModes) {
+    ControlRun run(blob, mode.strategy, mode.arguments);
+    ASSERT_EQ(run.status, GRT_OK) << run.error.message;
+    // 11 22 33 44 once, then the inputs accumulate on it.
+    for (const F& expected : {F{12, 23, 34, 45}, F{13, 24, 35, 46}, F{14, 25, 36, 47}}) {
+      run.set(0, F{1, 1, 1, 1});
+      ASSERT_EQ(grt_run(run.executor), GRT_OK) << grt_last_error(run.executor)->message;
+      EXPECT_EQ(run.get<float>(0), expected);
+      EXPECT_EQ(run.get<int32_t>(1), I{7});
+    }
+    // A reset clears the done flag: the next run initialises again, like a fresh interpreter.
+    ASSERT_EQ(grt_reset_state(run.executor), GRT_OK);
+    run.set(0, F{2, 2, 2, 2});
+    ASSERT_EQ(grt_run(run.executor), GRT_OK) << grt_last_error(run.executor)->message;
+    EXPECT_EQ(run.get<float>(0), (F{13, 24, 35, 46}));
+    EXPECT_EQ(run.get<int32_t>(1), I{7});
+  }
+}
+
+// One computed value assigned to two variables: the subgraph passes it out twice.
+TEST(CallOnce, OneValueMayStartTwoVariables) {
+  TfliteModelSpec m = initialised_accumulator();
+  TfliteModelSpec& init = m.subgraphs[0];
+  const int32_t copy = init.add_tensor({.name = "copy_handle", .type = TensorType::RESOURCE, .shape = {}});
+  init.add_op(BuiltinOperator::VAR_HANDLE, {}, {copy}, named_variable("copy"));
+  init.add_op(BuiltinOperator::ASSIGN_VARIABLE, {copy, 2}, {});
+  const int32_t handle = m.add_tensor({.name = "copy_handle", .type = TensorType::RESOURCE, .shape = {}});
+  const int32_t w = m.add_tensor({.name = "w", .type = TensorType::FLOAT32, .shape = {4}});
+  m.add_op(BuiltinOperator::VAR_HANDLE, {}, {handle}, named_variable("copy"));
+  m.add_op(BuiltinOperator::READ_VARIABLE, {handle}, {w});
+  m.outputs.push_back(w);
+  const AlignedBytes blob = to_blob(imported(m));
+  for (const Mode mode : kModes) {
+    ControlRun run(blob, mode.strategy, mode.arguments);
+    ASSERT_EQ(run.status, GRT_OK) << run.error.message;
+    run.set(0, F{1, 1, 1, 1});
+    ASSERT_EQ(grt_run(run.executor), GRT_OK) << grt_last_error(run.executor)->message;
+    EXPECT_EQ(run.get<float>(0), (F{12, 23, 34, 45}));
+    EXPECT_EQ(run.get<float>(2), (F{11, 22, 33, 44}));
+  }
+}
+
+TEST(CallOnce, RefusesInitialisersItCannotRun) {
+  TfliteModelSpec with_input = initialised_accumulator();
+  with_input.subgraphs[0].inputs = {2};
+  EXPECT_NE(import_error(with_input).find("CALL_ONCE #0: initialiser subgraph 1 has 1 inputs and 0 outputs; CALL_ONCE passes none"),
+            std::string::npos)
+      << import_error(with_input);
+
+  TfliteModelSpec reading = initialised_accumulator();
+  TfliteModelSpec& init = reading.subgraphs[0];
+  const int32_t read = init.add_tensor({.name = "read", .type = TensorType::INT32, .shape = {1}});
+  init.add_op(BuiltinOperator::READ_VARIABLE, {6}, {read});
+  EXPECT_NE(import_error(reading).find("initialiser subgraph 1 operator #6 reads a variable; graphrt runs initialisers that only assign them"),
+            std::string::npos)
+      << import_error(reading);
+
+  TfliteModelSpec nested = initialised_accumulator();
+  nested.subgraphs[0].ops.push_back(nested.ops[0]);
+  nested.subgraphs[0].ops.back().options = builtin_options(BuiltinOptions::CallOnceOptions, [](flatbuffers::FlatBufferBuilder& fbb) {
+    return tflite::CreateCallOnceOptions(fbb, 0).Union();
+  });
+  EXPECT_NE(import_error(nested).find("operator #6 is CALL_ONCE; graphrt runs initialisers without nested control flow"), std::string::npos)
+      << import_error(nested);
+
+  // The main graph makes sum float32 [4]; an int32 [4] start has its bytes, not its type.
+  TfliteModelSpec retyped = initialised_accumulator();
+  retyped.subgraphs[0].tensors[2].type = TensorType::INT32;
+  retyped.subgraphs[0].tensors[0].type = TensorType::INT32;
+  retyped.subgraphs[0].tensors[1].type = TensorType::INT32;
+  EXPECT_NE(import_error(retyped).find("CALL_ONCE's initialiser assigns variable 'sum' 16 bytes of INT32; the variable is 16 bytes of float32"),
+            std::string::npos)
+      << import_error(retyped);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "graphrt/tools/import_context.h"
 #include "graphrt/tools/tflite_operator_codes.h"
+#include "ops/variable_common.h"
 
 namespace grt::tools {
 namespace {
@@ -158,9 +159,11 @@ std::string check_outputs_written(const ModelDef& graph) {
 std::string where(uint32_t subgraph) { return subgraph == 0 ? std::string() : "subgraph " + std::to_string(subgraph) + ": "; }
 
 // The TFLite subgraphs an operator invokes and runs as part of the graph (IF's branches,
-// WHILE's condition and body). CALL_ONCE's initialiser is folded at import, not invoked.
+// WHILE's condition and body, CALL_ONCE's initialiser when it computes: one of constants
+// only is folded at import, not invoked).
 std::vector<int32_t> invoked_subgraphs(const tflite::Model& model, const tflite::Operator& op) {
   if (op.opcode_index() >= count_of(model.operator_codes())) return {};
+  if (const int32_t init = computing_initialiser(model, op); init > 0) return {init};
   const tflite::BuiltinOperator builtin = builtin_code(*model.operator_codes()->Get(op.opcode_index()));
   if (builtin == tflite::BuiltinOperator::IF) {
     if (const auto* o = op.builtin_options_as<tflite::IfOptions>(); o != nullptr) return {o->then_subgraph_index(), o->else_subgraph_index()};

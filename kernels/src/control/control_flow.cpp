@@ -5,7 +5,11 @@
 // outputs carry the loop's values: they start as the inputs, and while the condition
 // subgraph says true on them the body replaces them with its outputs. A loop whose
 // condition never turns false runs until the run is cancelled (grt_cancel): that is TFLM's
-// semantics, and grt_subgraph_run checks the cancel flag on every call.
+// semantics, and grt_subgraph_run checks the cancel flag on every call. CALL_ONCE with an
+// initialiser that computes, as TFLM's call_once.cc runs it: [initialiser, done (bool [1]),
+// variables...]; while done is 0 the initialiser runs, its outputs are copied into the
+// variables (State tensors) and done is set. done is State too, so grt_reset_state makes
+// the next run initialise again.
 #include <string.h>
 
 #include "graphrt/subgraph.h"
@@ -170,4 +174,46 @@ GRT_KERNEL_FUNCTION(while_loop) {
     if (grt_subgraph_run(body) != 0) return -1;
     copy_out(body, values, bytes, n);
   }
+}
+
+GRT_CHECK_FUNCTION(call_once) {
+  (void)ret_value, (void)ret_type_code, (void)resource_handle;
+  if (grt_subgraph_supported() != 0) return -1;  // its message says why
+  ArgCheck check("call_once", args, type_codes, num_args);
+  check.count_between(2, 2 + kMaxValues).expect(num_args >= 1 && is_subgraph(type_codes, 0), "argument 0 must be a subgraph");
+  check.tensor(1, ElementType::kBool);
+  if (!check.ok()) return check.result();
+  check.expect(element_count(tensor_at(args, 1)) == 1, "the done flag must have one element");
+  const int64_t init = args[0].v_int64;
+  const uint32_t n = grt_subgraph_io_count(init, 1);
+  check.expect(grt_subgraph_io_count(init, 0) == 0, "the initialiser takes inputs");
+  check.expect(static_cast<uint32_t>(num_args) == 2 + n, "the arguments are not one variable per initialiser output");
+  // TFLM's ASSIGN_VARIABLE compares byte counts only: a variable's shape may differ.
+  for (uint32_t i = 0; i < n && check.ok(); ++i) {
+    const int a = 2 + static_cast<int>(i);
+    check.any_tensor(a);
+    if (!check.ok()) break;
+    DLTensor d;
+    const DLTensor* variable = tensor_at(args, a);
+    check.expect(grt_subgraph_describe(init, 1, i, &d) == 0 && d.dtype.code == variable->dtype.code && d.dtype.bits == variable->dtype.bits &&
+                     byte_size(&d) == byte_size(variable),
+                 "a variable differs in dtype or size from the initialiser's output")
+        .expect(variable->data == nullptr, "a variable is a constant");
+  }
+  return check.result();
+}
+
+GRT_KERNEL_FUNCTION(call_once) {
+  (void)type_codes, (void)ret_value, (void)ret_type_code, (void)resource_handle;
+  uint8_t* done = data_of<uint8_t>(tensor_at(args, 1));
+  if (*done != 0) return 0;
+  const int64_t init = args[0].v_int64;
+  const uint32_t n = static_cast<uint32_t>(num_args) - 2;
+  void* variables[kMaxValues];
+  size_t bytes[kMaxValues];
+  note_values(args, 2, n, variables, bytes);
+  if (grt_subgraph_run(init) != 0) return -1;
+  copy_out(init, variables, bytes, n);
+  *done = 1;
+  return 0;
 }

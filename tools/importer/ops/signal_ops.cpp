@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <type_traits>
 #include <string>
 #include <vector>
@@ -116,15 +117,32 @@ bool fft_tables(ImportContext& ctx, int64_t fft_length, bool inverse, DType dtyp
   return true;
 }
 
+// TFLM's FFTs take T = int16, int32 or float32: the tensors' dtype, or none.
+std::optional<DType> fft_dtype(ImportContext& ctx, int64_t type, const char* op) {
+  const auto tensor_type = static_cast<TensorType>(type);
+  if (tensor_type == TensorType::INT16) return DType::Int16;
+  if (tensor_type == TensorType::INT32) return DType::Int32;
+  if (tensor_type == TensorType::FLOAT32) return DType::Float32;
+  ctx.fail("T is " + std::to_string(type) + "; TFLM's " + op + " takes int16, int32 and float32");
+  return std::nullopt;
+}
+
+const char* fft_kernel(bool inverse, DType dtype) {
+  static const char* const kNames[2][3] = {{"signal_rfft_s16", "signal_rfft_s32", "signal_rfft_f32"},
+                                           {"signal_irfft_s16", "signal_irfft_s32", "signal_irfft_f32"}};
+  return kNames[inverse ? 1 : 0][dtype == DType::Int16 ? 0 : (dtype == DType::Int32 ? 1 : 2)];
+}
+
 bool convert_rfft(ImportContext& ctx) {
   if (!expect_counts(ctx, 1, 1)) return false;
   SignalOptions options(ctx);
   int64_t type = 0;
   int64_t fft_length = 0;
   if (!options.integer("T", INT32_MIN, INT32_MAX, &type) || !options.integer("fft_length", 4, 1 << 20, &fft_length)) return false;
-  if (type != static_cast<int64_t>(TensorType::INT16)) return ctx.fail("only the int16 RFFT is supported (T is " + std::to_string(type) + ")");
-  if (!expect_type(ctx, ctx.input_index(0), TensorType::INT16, "input") ||
-      !expect_type(ctx, ctx.output_index(0), TensorType::INT16, "output")) {
+  const std::optional<DType> dtype = fft_dtype(ctx, type, "RFFT");
+  if (!dtype) return false;
+  const auto tensor_type = static_cast<TensorType>(type);
+  if (!expect_type(ctx, ctx.input_index(0), tensor_type, "input") || !expect_type(ctx, ctx.output_index(0), tensor_type, "output")) {
     return false;
   }
   const int64_t n = fft_length / 2;
@@ -132,11 +150,16 @@ bool convert_rfft(ImportContext& ctx) {
   const std::vector<int64_t> out_shape = ctx.shape(ctx.output_index(0));
   if (in_shape.empty() || in_shape.size() != out_shape.size()) return ctx.fail("input and output ranks differ or are 0");
   if (in_shape.back() > fft_length) return ctx.fail("frames of " + std::to_string(in_shape.back()) + " samples are longer than fft_length");
-  if (out_shape.back() != 2 * (n + 1)) return ctx.fail("output's last dimension is not fft_length + 2");
+  if (out_shape.back() != 2 * (n + 1)) {
+    return ctx.fail("output's last dimension " + std::to_string(out_shape.back()) + " is not fft_length + 2");
+  }
+  if (in_shape.back() > 0 && elements(in_shape) / static_cast<uint64_t>(in_shape.back()) != elements(out_shape) / static_cast<uint64_t>(2 * (n + 1))) {
+    return ctx.fail("input and output hold different numbers of frames");
+  }
   FftTables tables;
-  if (!fft_tables(ctx, fft_length, false, DType::Int16, &tables)) return false;
-  ctx.add_node("signal_rfft_s16", {ArgDef::input(ctx.input(0)), ArgDef::input(tables.twiddles), ArgDef::int_array(tables.stages),
-                                   ArgDef::output(ctx.output(0)), ArgDef::integer(fft_length)});
+  if (!fft_tables(ctx, fft_length, false, *dtype, &tables)) return false;
+  ctx.add_node(fft_kernel(false, *dtype), {ArgDef::input(ctx.input(0)), ArgDef::input(tables.twiddles), ArgDef::int_array(tables.stages),
+                                            ArgDef::output(ctx.output(0)), ArgDef::integer(fft_length)});
   return ctx.error().empty();
 }
 
@@ -146,14 +169,13 @@ bool convert_irfft(ImportContext& ctx) {
   int64_t type = 0;
   int64_t fft_length = 0;
   if (!options.integer("T", INT32_MIN, INT32_MAX, &type) || !options.integer("fft_length", 4, 1 << 20, &fft_length)) return false;
-  const TensorType tensor_type = static_cast<TensorType>(type);
-  if (tensor_type != TensorType::INT16 && tensor_type != TensorType::INT32 && tensor_type != TensorType::FLOAT32) {
-    return ctx.fail("T is " + std::to_string(type) + "; TFLM's IRFFT takes int16, int32 and float32");
-  }
+  const std::optional<DType> fft_type = fft_dtype(ctx, type, "IRFFT");
+  if (!fft_type) return false;
+  const DType dtype = *fft_type;
+  const auto tensor_type = static_cast<TensorType>(type);
   if (!expect_type(ctx, ctx.input_index(0), tensor_type, "input") || !expect_type(ctx, ctx.output_index(0), tensor_type, "output")) {
     return false;
   }
-  const DType dtype = tensor_type == TensorType::INT16 ? DType::Int16 : (tensor_type == TensorType::INT32 ? DType::Int32 : DType::Float32);
   const std::vector<int64_t> in_shape = ctx.shape(ctx.input_index(0));
   const std::vector<int64_t> out_shape = ctx.shape(ctx.output_index(0));
   if (in_shape.empty() || in_shape.size() != out_shape.size()) return ctx.fail("input and output ranks differ or are 0");
@@ -167,8 +189,7 @@ bool convert_irfft(ImportContext& ctx) {
   // The folded spectrum: N complex values from the workspace, at a stack allocator's cost
   // (GRT_STACK_ALLOCATION_BYTES: rounded up to 16, plus a 16-byte header).
   const uint64_t folded = static_cast<uint64_t>(fft_length / 2) * 2 * dtype_bytes(dtype);
-  const char* kernel = dtype == DType::Int16 ? "signal_irfft_s16" : (dtype == DType::Int32 ? "signal_irfft_s32" : "signal_irfft_f32");
-  ctx.add_node(kernel,
+  ctx.add_node(fft_kernel(true, dtype),
                {ArgDef::input(ctx.input(0)), ArgDef::input(tables.twiddles), ArgDef::int_array(tables.stages),
                 ArgDef::output(ctx.output(0)), ArgDef::integer(fft_length)},
                (folded + 15) / 16 * 16 + 16);
@@ -297,7 +318,7 @@ bool convert_filter_bank_log(ImportContext& ctx) {
 void register_signal_ops(ConverterTable& table) {
   table.add_custom("SignalWindow", convert_window, {"int16"});
   table.add_custom("SignalFftAutoScale", convert_fft_auto_scale, {"int16 (int32 scale bits)"});
-  table.add_custom("SignalRfft", convert_rfft, {"int16 (fft_length 2^k)"});
+  table.add_custom("SignalRfft", convert_rfft, {"int16 (fft_length 2^k)", "int32 (fft_length 2^k)", "float32 (fft_length 2^k)"});
   table.add_custom("SignalIrfft", convert_irfft, {"int16 (fft_length 2^k)", "int32 (fft_length 2^k)", "float32 (fft_length 2^k)"});
   table.add_custom("SignalEnergy", convert_energy, {"int16 to uint32"});
   table.add_custom("SignalFilterBank", convert_filter_bank, {"uint32 to uint64 (int16 tables)"});

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "graphrt/tools/import_context.h"
 
@@ -32,6 +33,36 @@ int32_t assigned_value(const tflite::Model& model, const tflite::SubGraph& subgr
 // The initialiser subgraph of a CALL_ONCE that is the model's first operator (the CALL_ONCE
 // converter, run first, has checked it), or null.
 const tflite::SubGraph* initialiser(const ImportContext& ctx);
+
+// True when every operator of `init` is a VAR_HANDLE or an ASSIGN_VARIABLE of a constant:
+// graphrt folds such an initialiser into the variables' initial bytes. Any other
+// initialiser computes, and runs as a subgraph of the blob (call_once_ops.cpp).
+bool initialiser_folds(const tflite::Model& model, const tflite::SubGraph& init);
+
+// The subgraph a CALL_ONCE operator runs in the blob: its initialiser when that computes,
+// else none (-1: folded, or an index the CALL_ONCE converter refuses).
+int32_t computing_initialiser(const tflite::Model& model, const tflite::Operator& op);
+
+// True while `ctx` converts the computing initialiser of the main graph's CALL_ONCE.
+bool converts_initialiser(const ImportContext& ctx);
+
+// The variables a computing initialiser assigns, in the order of their first assignment:
+// the blob subgraph's outputs and the call_once node's variables, one for one. `value` is
+// the TFLite tensor the last ASSIGN_VARIABLE of the variable assigns (operator `last_op`).
+struct InitialValue {
+  VariableName name;
+  int32_t value;
+  uint32_t last_op;
+};
+std::vector<InitialValue> initial_values(const tflite::Model& model, const tflite::SubGraph& init);
+
+// An ASSIGN_VARIABLE of a computing initialiser: the last one of each variable makes its
+// value the subgraph's output for that variable (call_once_ops.cpp).
+bool assign_initial_value(ImportContext& ctx);
+
+// The State tensor of variable `name`, created on first use (sized by the first
+// ASSIGN_VARIABLE TFLM prepares); -1 when nothing gives it a size, or after failing `ctx`.
+int64_t variable_state(ImportContext& ctx, const VariableName& name);
 
 void register_call_once(ConverterTable& table);  // call_once_ops.cpp
 

@@ -8,8 +8,9 @@
 // Here a variable is a State tensor of the blob: a slot of its own, kept across grt_run and
 // set back to the same start by grt_reset_state (TFLM's ResetAll). The RESOURCE tensors
 // only name it, so they get no graphrt tensor, and reading or assigning is one `copy` node.
-// The constants a CALL_ONCE initialiser assigns become the variable's initial bytes
-// (call_once_ops.cpp).
+// The constants a CALL_ONCE initialiser assigns become the variable's initial bytes; an
+// initialiser that computes runs as a subgraph whose outputs the call_once node copies into
+// the variables (call_once_ops.cpp).
 #include <optional>
 #include <string>
 
@@ -79,39 +80,41 @@ namespace {
 
 std::string describe(const TensorDef& t) { return "'" + t.name + "' (" + std::to_string(t.bytes()) + " bytes)"; }
 
-bool convert_var_handle(ImportContext& ctx) {
-  if (ctx.nested()) return ctx.fail("resource variables inside an IF or WHILE subgraph are not supported");
-  if (ctx.input_count() != 0 || ctx.output_count() != 1) return ctx.fail("expects no inputs and 1 output");
-  const int32_t resource = ctx.output_index(0);
-  if (ctx.tensor(resource)->type() != tflite::TensorType::RESOURCE) return ctx.fail("output is not a RESOURCE tensor");
-  const std::optional<VariableName> name = handle_name(ctx.op());
-  if (!name) return ctx.fail("has no VarHandleOptions with a shared_name");
+}  // namespace
+
+int64_t variable_state(ImportContext& ctx, const VariableName& name) {
   for (const ImportContext::Variable& v : ctx.variables()) {
-    if (names_match(*name, v.container, v.shared_name)) {
-      ctx.bind_resource(resource, v.state);
-      return true;
-    }
+    if (names_match(name, v.container, v.shared_name)) return v.state;
   }
   // Sized by the first ASSIGN_VARIABLE TFLM prepares: the main subgraph's, then the
   // initialiser's. A variable never assigned has no size; reading it is refused there.
   const tflite::SubGraph* init = initialiser(ctx);
   const tflite::SubGraph* sizing = &ctx.subgraph();
-  int32_t value = assigned_value(ctx.model(), *sizing, *name, Which::First);
+  int32_t value = assigned_value(ctx.model(), *sizing, name, Which::First);
   if (value < 0 && init != nullptr) {
     sizing = init;
-    value = assigned_value(ctx.model(), *sizing, *name, Which::First);
+    value = assigned_value(ctx.model(), *sizing, name, Which::First);
   }
-  if (value < 0) return true;
+  if (value < 0) return -1;
   const tflite::Tensor& sized_by = *sizing->tensors()->Get(static_cast<uint32_t>(value));
-  const std::string variable = "variable '" + name->shared_name + "'";
+  const std::string variable = "variable '" + name.shared_name + "'";
   const std::optional<DType> dtype = blob_dtype(sized_by.type());
-  if (!dtype) return ctx.fail(variable + " has type " + tflite::EnumNameTensorType(sized_by.type()) + ", which graphrt does not support");
+  if (!dtype) {
+    ctx.fail(variable + " has type " + tflite::EnumNameTensorType(sized_by.type()) + ", which graphrt does not support");
+    return -1;
+  }
   std::vector<int64_t> shape;
   uint64_t elements = 1;
   for (uint32_t i = 0; i < count_of(sized_by.shape()); ++i) {
     const int32_t d = sized_by.shape()->Get(i);
-    if (d < 0) return ctx.fail(variable + " is assigned a tensor of dynamic shape");
-    if (d != 0 && elements > (uint64_t{1} << 31) / static_cast<uint64_t>(d)) return ctx.fail(variable + " has more than 2^31 elements");
+    if (d < 0) {
+      ctx.fail(variable + " is assigned a tensor of dynamic shape");
+      return -1;
+    }
+    if (d != 0 && elements > (uint64_t{1} << 31) / static_cast<uint64_t>(d)) {
+      ctx.fail(variable + " has more than 2^31 elements");
+      return -1;
+    }
     shape.push_back(d);
     elements *= static_cast<uint64_t>(d);
   }
@@ -122,20 +125,38 @@ bool convert_var_handle(ImportContext& ctx) {
   const auto fill = static_cast<uint8_t>(static_cast<int8_t>(zero_point));
   std::vector<uint8_t> initial;
   if (fill != 0) initial.assign(bytes, fill);
-  // CALL_ONCE's initialiser, folded: its last constant assignment is where the variable starts.
-  if (init != nullptr) {
-    if (const int32_t start = assigned_value(ctx.model(), *init, *name, Which::Last); start >= 0) {
+  // CALL_ONCE's initialiser, folded: its last constant assignment is where the variable
+  // starts. One that computes runs as the call_once node instead (call_once_ops.cpp).
+  if (init != nullptr && initialiser_folds(ctx.model(), *init)) {
+    if (const int32_t start = assigned_value(ctx.model(), *init, name, Which::Last); start >= 0) {
       const auto* data = ctx.model().buffers()->Get(init->tensors()->Get(static_cast<uint32_t>(start))->buffer())->data();
       if (count_of(data) != bytes) {
-        return ctx.fail("CALL_ONCE's initialiser assigns " + variable + " " + std::to_string(count_of(data)) + " bytes; it has " +
-                        std::to_string(bytes));
+        ctx.fail("CALL_ONCE's initialiser assigns " + variable + " " + std::to_string(count_of(data)) + " bytes; it has " +
+                 std::to_string(bytes));
+        return -1;
       }
       initial.assign(data->begin(), data->end());
     }
   }
-  const uint32_t state = ctx.graph().add_state(name->shared_name, *dtype, shape, std::move(initial));
-  ctx.variables().push_back({name->container.value_or(""), name->shared_name, state});
-  ctx.bind_resource(resource, state);
+  const uint32_t state = ctx.graph().add_state(name.shared_name, *dtype, shape, std::move(initial));
+  ctx.variables().push_back({name.container.value_or(""), name.shared_name, state});
+  return state;
+}
+
+namespace {
+
+bool convert_var_handle(ImportContext& ctx) {
+  // A computing initialiser's handles only name the variables its assignments write.
+  if (converts_initialiser(ctx)) return ctx.input_count() == 0 && ctx.output_count() == 1 ? true : ctx.fail("expects no inputs and 1 output");
+  if (ctx.nested()) return ctx.fail("resource variables inside an IF or WHILE subgraph are not supported");
+  if (ctx.input_count() != 0 || ctx.output_count() != 1) return ctx.fail("expects no inputs and 1 output");
+  const int32_t resource = ctx.output_index(0);
+  if (ctx.tensor(resource)->type() != tflite::TensorType::RESOURCE) return ctx.fail("output is not a RESOURCE tensor");
+  const std::optional<VariableName> name = handle_name(ctx.op());
+  if (!name) return ctx.fail("has no VarHandleOptions with a shared_name");
+  const int64_t state = variable_state(ctx, *name);
+  if (!ctx.error().empty()) return false;
+  if (state >= 0) ctx.bind_resource(resource, static_cast<uint32_t>(state));
   return true;
 }
 
@@ -167,6 +188,7 @@ bool convert_read_variable(ImportContext& ctx) {
 }
 
 bool convert_assign_variable(ImportContext& ctx) {
+  if (converts_initialiser(ctx)) return assign_initial_value(ctx);
   if (ctx.nested()) return ctx.fail("resource variables inside an IF or WHILE subgraph are not supported");
   if (ctx.input_count() != 2 || ctx.output_count() != 0) return ctx.fail("expects 2 inputs and no output");
   const int64_t state = variable_of(ctx);
