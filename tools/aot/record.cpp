@@ -151,7 +151,7 @@ bool record_graph(const uint8_t* blob, size_t size, bool generated, Graph* out, 
   }
   if (const auto* subgraphs = fb::GetModel(blob)->subgraphs(); subgraphs != nullptr && subgraphs->size() != 0) {
     // AoT C is one straight line of calls; control flow needs the interpreter's subgraphs.
-    *error = "the model has " + std::to_string(subgraphs->size()) + " subgraphs (IF, WHILE): AoT C has no control flow; run it with the interpreter";
+    *error = "the model has " + std::to_string(subgraphs->size()) + " subgraphs (IF, WHILE, CALL_ONCE): AoT C has no control flow; run it with the interpreter";
     return false;
   }
   Recorder recorder;

@@ -1,4 +1,4 @@
-/* The runtime's one entry for control-flow kernels (IF, WHILE: kernels/src/control): run a
+/* The runtime's one entry for control-flow kernels (IF, WHILE, CALL_ONCE: kernels/src/control): run a
  * subgraph of the model the running node belongs to, and find its inputs' and outputs'
  * bytes. A control node gets each subgraph it invokes as an argument of type code
  * GRT_SUBGRAPH_ARG holding the subgraph's index in v_int64 (the blob's ArgKind Subgraph,
