@@ -8,6 +8,7 @@
 // padding follow from the output size, as they do for SAME. The copy, its node and its time
 // are gone, and band chains are no longer broken by a PAD.
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -61,7 +62,9 @@ bool foldable(const ModelDef& m, const NodeDef& p, const NodeDef& c) {
   int32_t b[4];
   std::memcpy(b, m.buffers[before.buffer].data(), sizeof b);
   if (b[0] != 0 || b[3] != 0 || out.shape[0] != source.shape[0] || out.shape[3] != source.shape[3]) return false;
-  if (p.args[kPadValue].value != -c.args[kInputOffset].value) return false;
+  // The pad value is an int8 (the converter checked it), so negating it cannot overflow.
+  const int64_t value = p.args[kPadValue].value;
+  if (value < INT8_MIN || value > INT8_MAX || c.args[kInputOffset].value != -value) return false;
   const int64_t top = b[1] + c.args[kPadTop].value;
   const int64_t left = b[2] + c.args[kPadLeft].value;
   const TensorDef& filter = m.tensors[tensor_of(c, kConvFilter)];
