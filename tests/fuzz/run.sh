@@ -48,14 +48,19 @@ for target in "${targets[@]}"; do
     failed+=("$target")
   fi
 done
-# Named again at the end, where a log's tail shows it, with each reproducer's file name.
+# Named again at the end, where a log's tail shows it, with each reproducer's file name, on
+# both streams (not `tee /dev/stderr`: when stderr is a file, tee truncates it).
+both() {
+  echo "$1"
+  echo "$1" >&2
+}
 if [ "${#failed[@]}" -gt 0 ]; then
   for target in "${failed[@]}"; do
-    echo "fuzz: $target FAILED; reproducer: $(ls "$build/fuzz-artifacts/$target" 2>/dev/null | tr '\n' ' ')" | tee /dev/stderr
+    both "fuzz: $target FAILED; reproducer: $(ls "$build/fuzz-artifacts/$target" 2>/dev/null | tr '\n' ' ')"
     # A small reproducer is printed whole (base64), so a CI log alone is enough to replay it.
     for file in "$build/fuzz-artifacts/$target"/*; do
       [ -f "$file" ] && [ "$(stat -c %s "$file")" -le 8192 ] &&
-        echo "fuzz: $(basename "$file") base64: $(base64 -w0 "$file")" | tee /dev/stderr
+        both "fuzz: $(basename "$file") base64: $(base64 -w0 "$file")"
     done
   done
   exit 1
