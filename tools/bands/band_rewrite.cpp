@@ -5,6 +5,7 @@
 #include <map>
 
 #include "graphrt/tools/bands.h"
+#include "graphrt/tools/model_edit.h"
 #include "row_ops.h"
 
 namespace grt::tools {
@@ -17,32 +18,6 @@ using bands::Rows;
 const RowOp& op_of(const ModelDef& model, const NodeDef& node) { return *bands::row_op(model.kernels[node.kernel]); }
 
 uint32_t arg_tensor(const NodeDef& node, int position) { return static_cast<uint32_t>(node.args[static_cast<size_t>(position)].value); }
-
-// Removes tensors no node, alias, model input or output names any more (the chain's old
-// intermediates) and renumbers the rest, order kept (aliases stay after their targets).
-void drop_tensors(ModelDef* model, const std::vector<uint32_t>& dropped) {
-  std::vector<bool> gone(model->tensors.size(), false);
-  for (const uint32_t t : dropped) gone[t] = true;
-  std::vector<uint32_t> index(model->tensors.size(), 0);
-  std::vector<TensorDef> kept;
-  for (uint32_t t = 0; t < model->tensors.size(); ++t) {
-    index[t] = static_cast<uint32_t>(kept.size());
-    if (!gone[t]) kept.push_back(std::move(model->tensors[t]));
-  }
-  model->tensors = std::move(kept);
-  for (auto& t : model->tensors) {
-    if (t.kind == TensorKind::Alias) t.alias_of = index[t.alias_of];
-  }
-  for (auto& node : model->nodes) {
-    for (auto& a : node.args) {
-      if (a.kind == ArgKind::Input || a.kind == ArgKind::Output || a.kind == ArgKind::IntArray) {
-        a.value = index[static_cast<size_t>(a.value)];
-      }
-    }
-  }
-  for (auto& t : model->inputs) t = index[t];
-  for (auto& t : model->outputs) t = index[t];
-}
 
 std::vector<int64_t> rows_shape(const TensorDef& t, int64_t rows) { return {1, rows, t.shape[2], t.shape[3]}; }
 
@@ -140,7 +115,7 @@ bool apply_bands(ModelDef* model, const BandChain& chain, uint32_t bands, uint64
     plain_macs += bands::macs_per_row(*model, node, op) * static_cast<uint64_t>(model->tensors[arg_tensor(node, op.output)].shape[1]);
   }
   out.nodes.insert(out.nodes.begin() + chain.first, band_nodes.begin(), band_nodes.end());
-  drop_tensors(&out, intermediates);
+  remove_unused(&out, {}, intermediates);  // the chain's old intermediates
   if (banded_nodes != nullptr) {
     std::vector<bool> flags = *banded_nodes;
     flags.resize(model->nodes.size(), false);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "graphrt/tools/importer.h"
+#include "graphrt/tools/model_edit.h"
 
 namespace grt::tools {
 namespace {
@@ -26,19 +27,6 @@ constexpr size_t kPadInput = 0, kPadOutput = 1, kPadBefore = 2, kPadValue = 3;
 bool is_int8_convolution(const std::string& kernel) { return kernel == "conv2d_s8" || kernel == "depthwise_conv2d_s8"; }
 
 uint32_t tensor_of(const NodeDef& node, size_t position) { return static_cast<uint32_t>(node.args[position].value); }
-
-bool names_tensor(const ArgDef& a) { return a.kind == ArgKind::Input || a.kind == ArgKind::Output || a.kind == ArgKind::IntArray; }
-
-// How often `t` is named: by node arguments, aliases, the model's inputs and outputs.
-uint32_t uses_of(const ModelDef& m, uint32_t t) {
-  uint32_t uses = 0;
-  for (const NodeDef& node : m.nodes) {
-    for (const ArgDef& a : node.args) uses += names_tensor(a) && a.value == t ? 1 : 0;
-  }
-  for (const TensorDef& tensor : m.tensors) uses += tensor.kind == TensorKind::Alias && tensor.alias_of == t ? 1 : 0;
-  uses += static_cast<uint32_t>(std::count(m.inputs.begin(), m.inputs.end(), t) + std::count(m.outputs.begin(), m.outputs.end(), t));
-  return uses;
-}
 
 // Every output row and column of a window over `size` (padded by `before`) still reads at
 // least one value inside: the folds stay where the kernels' padded paths are proven (the
@@ -74,61 +62,9 @@ bool foldable(const ModelDef& m, const NodeDef& p, const NodeDef& c) {
          reads_inside(source.shape[2], y.shape[2], filter.shape[2], c.args[kStrideW].value, c.args[kDilationW].value, left);
 }
 
-// Drops the marked nodes, then the tensors, buffers and kernels nothing names any more among
-// those the folds left behind, renumbering what stays (order kept).
-void drop(ModelDef* m, const std::vector<bool>& dropped_nodes, const std::vector<uint32_t>& candidates) {
-  std::vector<NodeDef> nodes;
-  for (size_t n = 0; n < m->nodes.size(); ++n) {
-    if (!dropped_nodes[n]) nodes.push_back(std::move(m->nodes[n]));
-  }
-  m->nodes = std::move(nodes);
-  std::vector<bool> gone(m->tensors.size(), false);
-  for (const uint32_t t : candidates) gone[t] = uses_of(*m, t) == 0;
-  std::vector<uint32_t> index(m->tensors.size(), 0);
-  std::vector<TensorDef> tensors;
-  std::vector<bool> buffer_used(m->buffers.size(), false);
-  for (uint32_t t = 0; t < m->tensors.size(); ++t) {
-    index[t] = static_cast<uint32_t>(tensors.size());
-    if (gone[t]) continue;
-    if (m->tensors[t].kind == TensorKind::Constant || m->tensors[t].kind == TensorKind::State) buffer_used[m->tensors[t].buffer] = true;
-    tensors.push_back(std::move(m->tensors[t]));
-  }
-  std::vector<uint32_t> buffer_index(m->buffers.size(), 0);
-  std::vector<std::vector<uint8_t>> buffers;
-  for (uint32_t b = 0; b < m->buffers.size(); ++b) {
-    buffer_index[b] = static_cast<uint32_t>(buffers.size());
-    if (buffer_used[b]) buffers.push_back(std::move(m->buffers[b]));
-  }
-  std::vector<bool> kernel_used(m->kernels.size(), false);
-  for (const NodeDef& node : m->nodes) kernel_used[node.kernel] = true;
-  std::vector<uint32_t> kernel_index(m->kernels.size(), 0);
-  std::vector<std::string> kernels;
-  for (uint32_t k = 0; k < m->kernels.size(); ++k) {
-    kernel_index[k] = static_cast<uint32_t>(kernels.size());
-    if (kernel_used[k]) kernels.push_back(std::move(m->kernels[k]));
-  }
-  m->tensors = std::move(tensors);
-  m->buffers = std::move(buffers);
-  m->kernels = std::move(kernels);
-  for (TensorDef& t : m->tensors) {
-    if (t.kind == TensorKind::Alias) t.alias_of = index[t.alias_of];
-    if (t.kind == TensorKind::Constant || t.kind == TensorKind::State) t.buffer = buffer_index[t.buffer];
-  }
-  for (NodeDef& node : m->nodes) {
-    node.kernel = kernel_index[node.kernel];
-    for (ArgDef& a : node.args) {
-      if (names_tensor(a)) a.value = index[static_cast<size_t>(a.value)];
-    }
-  }
-  for (uint32_t& t : m->inputs) t = index[t];
-  for (uint32_t& t : m->outputs) t = index[t];
-}
-
 }  // namespace
 
 uint32_t fold_pads_into_convolutions(ModelDef* model) {
-  // Subgraphs own ranges of the node and tensor lists that a renumbering would have to keep.
-  if (!model->subgraphs.empty()) return 0;
   std::vector<bool> dropped(model->nodes.size(), false);
   std::vector<uint32_t> candidates;
   uint32_t folded = 0;
@@ -155,7 +91,8 @@ uint32_t fold_pads_into_convolutions(ModelDef* model) {
       break;
     }
   }
-  if (folded != 0) drop(model, dropped, candidates);
+  // The padded tensors and the PADs' padding arrays, the PAD kernel when no PAD is left.
+  if (folded != 0) remove_unused(model, dropped, candidates);
   return folded;
 }
 
