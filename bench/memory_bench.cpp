@@ -10,7 +10,8 @@
 // lean bookkeeping come in below TFLM's arena ("below", or "ABOVE" by how much). A second
 // table: the liveness bound (every operator's input and output apart), the static plan, the
 // plan with in-place operators (`graphrt import --in-place`), the band plans (bands.h), TFLM's
-// arena, and the band plan plus bookkeeping over TFLM's arena, counted against 0.7.
+// arena, and the band plan plus its bookkeeping over TFLM's arena, counted against 0.7; each band
+// plan's bookkeeping (bk) is its own blob's, and "+bk" the inputs-outside plan with it over the bound.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -77,18 +78,29 @@ uint32_t builtin_overwrites(const std::string& kernel) {
   return entry != nullptr ? entry->overwrites : 0;
 }
 
+// The lean static bookkeeping of `model` with `plan`'s bands, planned with `options`: band
+// plans have more nodes and tensors than the plain one, and the executor's tables grow with
+// them. 0 when it does not load (reported by the caller's other columns).
+size_t band_bookkeeping(grt::tools::ModelDef model, const grt::tools::BandPlan& plan, const grt::tools::PlanOptions& options) {
+  std::string error;
+  if (!grt::tools::apply_band_plan(&model, plan, &error) || !grt::tools::plan_model(&model, options, nullptr, &error)) return 0;
+  const AlignedBytes blob(grt::tools::serialize(model));
+  grt_requirements req{};
+  grt_error status{};
+  return grt_model_requirements(blob.data(), blob.size(), GRT_STRATEGY_STATIC, &req, &status) == GRT_OK ? req.bookkeeping_bytes : 0;
+}
+
 struct BelowTheBound {
   std::string file;
   uint64_t bound = 0, plan = 0, in_place = 0;
   size_t pairs = 0;
   long long tflm = -1;
   // Bands within 15 % extra MACs, with in-place operators: all pools, and the activation
-  // pools with the model inputs outside (the caller's buffer, as TinyTS counts).
+  // pools with the model inputs outside (the caller's buffer, as TinyTS counts), each with
+  // the lean bookkeeping of its own blob.
   uint64_t bands = 0, bands_outside = 0;
   double extra_percent = 0, extra_percent_outside = 0;
-  // Issue 17's first target counts the band plan's pools (inputs inside) plus the lean
-  // bookkeeping against TFLM's arena, for models of more than one operator.
-  size_t bookkeeping = 0;
+  size_t bands_bookkeeping = 0, bands_outside_bookkeeping = 0;
   bool several_operators = false;
 };
 
@@ -139,11 +151,13 @@ int main(int argc, char** argv) {
           if (grt::tools::search_bands(plain_model, options, 15.0, &bands, &plan_error)) {
             row.bands = bands.size;
             row.extra_percent = bands.extra_percent();
+            row.bands_bookkeeping = band_bookkeeping(plain_model, bands, options);
           }
           options.inputs_outside = true;
           if (grt::tools::search_bands(plain_model, options, 15.0, &bands, &plan_error)) {
             row.bands_outside = bands.activations;
             row.extra_percent_outside = bands.extra_percent();
+            row.bands_outside_bookkeeping = band_bookkeeping(plain_model, bands, options);
           }
           in_place_rows.push_back(row);
         }
@@ -165,7 +179,6 @@ int main(int argc, char** argv) {
     }
     size_t pools = 0;
     for (uint32_t p = 0; p < req[0].pool_count; ++p) pools += req[0].pool_bytes[p];
-    if (!in_place_rows.empty() && in_place_rows.back().file == entry.file) in_place_rows.back().bookkeeping = req[0].bookkeeping_bytes;
     std::string why;
     const size_t page16 = page_buffer(blob, 16, &why);
     const size_t page64 = page_buffer(blob, 64, &why);
@@ -183,14 +196,14 @@ int main(int argc, char** argv) {
                 page16, page64, req[2].allocator_bytes, split.c_str(), prepared.bookkeeping_bytes, total, verdict.c_str(), why.c_str());
   }
   std::printf("static pools + lean bookkeeping below TFLM's arena: %d of %d models\n", below, below + above);
-  std::printf("\n%-32s %10s %10s %10s %6s %8s %10s %7s %10s %7s %8s %10s %7s\n", "model (pools only)", "bound", "plan", "in-place",
-              "pairs", "/bound", "bands", "+MACs%", "bands out", "+MACs%", "/bound", "tflm arena", "/tflm");
+  std::printf("\n%-32s %10s %10s %10s %6s %8s %10s %7s %6s %10s %7s %6s %8s %8s %10s %7s\n", "model (pools; bk: bookkeeping)", "bound", "plan",
+              "in-place", "pairs", "/bound", "bands", "+MACs%", "bk", "bands out", "+MACs%", "bk", "/bound", "+bk", "tflm arena", "/tflm");
   int within = 0, counted = 0;
   std::string missed;
   for (const BelowTheBound& r : in_place_rows) {
     // (bands + bookkeeping) / TFLM's arena: issue 17's target is 0.7 or less.
     double over_tflm = -1;
-    if (r.tflm > 0 && r.bands > 0) over_tflm = static_cast<double>(r.bands + r.bookkeeping) / static_cast<double>(r.tflm);
+    if (r.tflm > 0 && r.bands > 0) over_tflm = static_cast<double>(r.bands + r.bands_bookkeeping) / static_cast<double>(r.tflm);
     if (over_tflm >= 0 && r.several_operators) {
       ++counted;
       if (over_tflm <= 0.7) {
@@ -200,11 +213,12 @@ int main(int argc, char** argv) {
       }
     }
     const auto over_bound = [&r](uint64_t v) { return r.bound == 0 ? 1.0 : static_cast<double>(v) / static_cast<double>(r.bound); };
-    std::printf("%-32s %10llu %10llu %10llu %6zu %8.3f %10llu %7.1f %10llu %7.1f %8.3f %10lld %7.3f\n", r.file.c_str(),
+    std::printf("%-32s %10llu %10llu %10llu %6zu %8.3f %10llu %7.1f %6zu %10llu %7.1f %6zu %8.3f %8.3f %10lld %7.3f\n", r.file.c_str(),
                 static_cast<unsigned long long>(r.bound), static_cast<unsigned long long>(r.plan),
                 static_cast<unsigned long long>(r.in_place), r.pairs, over_bound(r.in_place), static_cast<unsigned long long>(r.bands),
-                r.extra_percent, static_cast<unsigned long long>(r.bands_outside), r.extra_percent_outside, over_bound(r.bands_outside),
-                r.tflm, over_tflm);
+                r.extra_percent, r.bands_bookkeeping, static_cast<unsigned long long>(r.bands_outside), r.extra_percent_outside,
+                r.bands_outside_bookkeeping, over_bound(r.bands_outside), over_bound(r.bands_outside + r.bands_outside_bookkeeping), r.tflm,
+                over_tflm);
   }
   std::printf("bands (15 %% extra MACs) + lean bookkeeping <= 0.7 x TFLM's arena: %d of %d models of more than one operator%s%s\n", within,
               counted, missed.empty() ? "" : "; above:", missed.c_str());

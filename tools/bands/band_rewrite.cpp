@@ -1,8 +1,12 @@
 // The band rewrite of one chain (bands.h, apply_bands): per band, the rows each tensor of
-// the chain must hold (walking back from the band's output rows), then the chain's nodes
-// again over views of those rows.
+// the chain must hold (walking back from the band's output rows) and the rows each node
+// computes, then the chain's nodes again over views of those rows. Halo rows are either
+// computed again by every band that reads them (BandHalo::kRecompute: one tensor per band
+// and intermediate) or computed once and kept (BandHalo::kKeep: one buffer per
+// intermediate for every band, whose rows still needed move to its top before each band).
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "graphrt/tools/bands.h"
 #include "graphrt/tools/model_edit.h"
@@ -21,20 +25,242 @@ uint32_t arg_tensor(const NodeDef& node, int position) { return static_cast<uint
 
 std::vector<int64_t> rows_shape(const TensorDef& t, int64_t rows) { return {1, rows, t.shape[2], t.shape[3]}; }
 
+// What one step of the rewrite reads and computes, from the row arithmetic alone.
+struct BandRows {
+  std::map<uint32_t, Rows> held;              // rows each intermediate's tensor holds, from its row 0
+  std::map<uint32_t, Rows> computed;          // rows each node's output gets
+  std::vector<std::vector<InputRows>> reads;  // per node, per row input (empty: the node does not run)
+};
+
+struct ChainShape {
+  uint32_t length = 0;
+  uint32_t final_output = 0;
+  int64_t height = 0;  // of the final output
+};
+
+uint32_t final_output_of(const ModelDef& model, const BandChain& chain) {
+  const NodeDef& last = model.nodes[chain.last];
+  return arg_tensor(last, op_of(model, last).output);
+}
+
+ChainShape shape_of(const ModelDef& model, const BandChain& chain) {
+  ChainShape c;
+  c.length = chain.last - chain.first + 1;
+  c.final_output = final_output_of(model, chain);
+  c.height = model.tensors[c.final_output].shape[1];
+  return c;
+}
+
+// Recomputed halos, band j: walking back from its output rows, each tensor holds (and its
+// writer computes) the hull of the rows its readers need.
+bool recomputed_band(const ModelDef& model, const BandChain& chain, uint32_t j, uint32_t bands, BandRows* out, std::string* error) {
+  const ChainShape c = shape_of(model, chain);
+  const auto where = [&] { return "band " + std::to_string(j) + " of " + std::to_string(bands); };
+  out->held[c.final_output] = Rows{c.height * j / bands, c.height * (j + 1) / bands};
+  out->reads.assign(c.length, {});
+  for (uint32_t k = c.length; k-- > 0;) {
+    const NodeDef& node = model.nodes[chain.first + k];
+    const RowOp& op = op_of(model, node);
+    const auto held = out->held.find(arg_tensor(node, op.output));
+    if (held == out->held.end() || held->second.count() <= 0) {
+      *error = where() + " leaves node " + std::to_string(chain.first + k) + " no rows";
+      return false;
+    }
+    out->computed[held->first] = held->second;
+    for (const int p : op.inputs) {
+      const uint32_t t = arg_tensor(node, p);
+      const InputRows r = bands::input_rows(model, node, op, model.tensors[t].shape[1], held->second);
+      if (r.rows.count() <= 0) {
+        *error = where() + " reads no rows of tensor " + std::to_string(t);
+        return false;
+      }
+      out->reads[k].push_back(r);
+      auto [it, fresh] = out->held.emplace(t, r.rows);
+      if (!fresh) it->second = Rows{std::min(it->second.begin, r.rows.begin), std::max(it->second.end, r.rows.end)};
+    }
+  }
+  out->held.erase(c.final_output);
+  return true;
+}
+
+// Kept halos. Every tensor of the chain has a frontier: the rows computed so far. For a
+// frontier `v` of the chain's output, each tensor's is the furthest row its readers reach
+// (unclipped: below 0 while the pipeline fills).
+std::map<uint32_t, int64_t> frontiers(const ModelDef& model, const BandChain& chain, int64_t v) {
+  const ChainShape c = shape_of(model, chain);
+  std::map<uint32_t, int64_t> f;
+  f[c.final_output] = v;
+  for (uint32_t k = c.length; k-- > 0;) {
+    const NodeDef& node = model.nodes[chain.first + k];
+    const RowOp& op = op_of(model, node);
+    const int64_t out_end = f.at(arg_tensor(node, op.output));
+    for (const int p : op.inputs) {
+      const uint32_t t = arg_tensor(node, p);
+      const int64_t reach = bands::input_rows(model, node, op, INT64_MAX, Rows{out_end - 1, out_end}).rows.end;
+      auto [it, fresh] = f.emplace(t, reach);
+      if (!fresh) it->second = std::max(it->second, reach);
+    }
+  }
+  return f;
+}
+
+int64_t clip(int64_t row, int64_t height) { return std::clamp<int64_t>(row, 0, height); }
+
+// Steps of about `rows` output rows each, the first ones filling the pipeline: the output's
+// frontier starts low enough that no tensor computes more rows in the first step than in a
+// steady one, so no buffer is higher than a steady step needs. Each node computes the rows
+// between its output's frontiers; each intermediate holds the rows from the first any
+// reader still reads to its frontier.
+std::vector<BandRows> kept_steps(const ModelDef& model, const BandChain& chain, int64_t rows) {
+  const ChainShape c = shape_of(model, chain);
+  const auto height_of = [&](uint32_t t) { return model.tensors[t].shape[1]; };
+  const auto over = [&](int64_t v) {
+    const std::map<uint32_t, int64_t> now = frontiers(model, chain, v), next = frontiers(model, chain, v + rows);
+    return std::any_of(now.begin(), now.end(), [&](const auto& e) {
+      const int64_t h = height_of(e.first);
+      return clip(e.second, h) > clip(next.at(e.first), h) - clip(e.second, h);
+    });
+  };
+  int64_t start = rows;
+  const int64_t lowest = -(c.height + 64 * static_cast<int64_t>(c.length));  // pipelines deeper than this just start full
+  while (start > lowest && over(start)) --start;
+  std::vector<std::map<uint32_t, int64_t>> f;  // per step, clipped
+  for (int64_t v = start;; v += rows) {
+    std::map<uint32_t, int64_t> step = frontiers(model, chain, std::min(v, c.height));
+    for (auto& [t, row] : step) row = clip(row, height_of(t));
+    f.push_back(std::move(step));
+    if (v >= c.height) break;
+  }
+  std::vector<BandRows> steps(f.size());
+  for (size_t j = 0; j < f.size(); ++j) {
+    steps[j].reads.assign(c.length, {});
+    for (uint32_t k = 0; k < c.length; ++k) {
+      const NodeDef& node = model.nodes[chain.first + k];
+      const RowOp& op = op_of(model, node);
+      const uint32_t written = arg_tensor(node, op.output);
+      const Rows computed{j == 0 ? 0 : f[j - 1].at(written), f[j].at(written)};
+      if (computed.count() <= 0) continue;
+      steps[j].computed[written] = computed;
+      for (const int p : op.inputs) {
+        const uint32_t t = arg_tensor(node, p);
+        steps[j].reads[k].push_back(bands::input_rows(model, node, op, height_of(t), computed));
+      }
+    }
+  }
+  // Held rows, walking back over the steps: from the first row read now or later (or the
+  // first computed now) to the frontier.
+  std::map<uint32_t, int64_t> first_read;  // over the steps from j on
+  for (size_t j = f.size(); j-- > 0;) {
+    for (uint32_t k = 0; k < c.length; ++k) {
+      const NodeDef& node = model.nodes[chain.first + k];
+      const RowOp& op = op_of(model, node);
+      for (size_t i = 0; i < steps[j].reads[k].size(); ++i) {
+        const uint32_t t = arg_tensor(node, op.inputs[i]);
+        const int64_t begin = steps[j].reads[k][i].rows.begin;
+        auto [it, fresh] = first_read.emplace(t, begin);
+        if (!fresh) it->second = std::min(it->second, begin);
+      }
+    }
+    for (const auto& [t, frontier] : f[j]) {
+      const bool intermediate = t != c.final_output && std::any_of(steps.begin(), steps.end(), [t = t](const BandRows& s) { return s.computed.count(t) != 0; });
+      if (!intermediate) continue;  // the chain's input and output are whole tensors
+      int64_t begin = first_read.count(t) != 0 ? std::min(first_read[t], frontier) : frontier;
+      const auto computed = steps[j].computed.find(t);
+      if (computed != steps[j].computed.end()) begin = std::min(begin, computed->second.begin);
+      if (begin < frontier) steps[j].held[t] = Rows{begin, frontier};
+    }
+  }
+  return steps;
+}
+
+// Alias views, one per (target, offset, type, shape): steady steps of a kept buffer read and
+// write the same rows of it, so they share their views.
+class Views {
+ public:
+  explicit Views(ModelDef* model) : model_(model) {}
+  // Rows `rows` of a tensor like `whole`, whose rows from `first_held` on `base` holds:
+  // `base` itself when it is exactly those rows.
+  uint32_t rows_of(uint32_t base, const TensorDef& whole, int64_t first_held, Rows rows) {
+    std::vector<int64_t> shape = rows_shape(whole, rows.count());
+    const uint64_t offset = static_cast<uint64_t>(rows.begin - first_held) * bands::row_bytes(whole);
+    const TensorDef& holder = model_->tensors[base];
+    if (offset == 0 && holder.shape == shape && holder.dtype == whole.dtype) return base;
+    const auto key = std::make_tuple(base, offset, static_cast<int>(whole.dtype), shape);
+    const auto found = made_.find(key);
+    if (found != made_.end()) return found->second;
+    const int64_t first = rows.begin - first_held;  // of `base`
+    const std::string name = holder.name + " rows " + std::to_string(first) + "-" + std::to_string(first + rows.count() - 1);
+    const uint32_t view = model_->add_alias(name, base, std::move(shape), offset);
+    model_->tensors[view].dtype = whole.dtype;  // a shared scratch buffer holds tensors of any type
+    model_->tensors[view].quantization = whole.quantization;
+    made_.emplace(key, view);
+    return view;
+  }
+
+ private:
+  ModelDef* model_;
+  std::map<std::tuple<uint32_t, uint64_t, int, std::vector<int64_t>>, uint32_t> made_;
+};
+
+// Keep mode: intermediates that never hold a row from one step to the next (each step's
+// rows are read in the step that computes them) need no buffer of their own. Those whose
+// lives inside a step (from their writer to their last reader, in chain order) do not meet
+// share one scratch buffer, as the planner would share their bytes. Returns, per such
+// intermediate, its scratch slot; `slot_bytes` gets each slot's size.
+std::map<uint32_t, size_t> transient_slots(const ModelDef& model, const BandChain& chain, const std::vector<uint32_t>& intermediates,
+                                           const std::vector<BandRows>& plan, std::vector<uint64_t>* slot_bytes) {
+  std::map<uint32_t, size_t> slot_of;
+  std::vector<uint32_t> slot_free_after;  // chain position of each slot's last reader so far
+  const uint32_t length = chain.last - chain.first + 1;
+  for (uint32_t w = 0; w + 1 < length; ++w) {  // intermediates in writer order
+    const uint32_t t = intermediates[w];
+    int64_t most_rows = 0;
+    bool transient = true;
+    for (const BandRows& b : plan) {
+      const auto held = b.held.find(t);
+      if (held == b.held.end()) continue;
+      const auto computed = b.computed.find(t);
+      transient = transient && computed != b.computed.end() && computed->second.begin == held->second.begin &&
+                  computed->second.end == held->second.end;
+      most_rows = std::max(most_rows, held->second.count());
+    }
+    if (!transient) continue;
+    uint32_t last_reader = w;
+    for (uint32_t k = w + 1; k < length; ++k) {
+      const NodeDef& node = model.nodes[chain.first + k];
+      const RowOp& op = op_of(model, node);
+      for (const int p : op.inputs) last_reader = arg_tensor(node, p) == t ? k : last_reader;
+    }
+    const uint64_t bytes = static_cast<uint64_t>(most_rows) * bands::row_bytes(model.tensors[t]);
+    size_t slot = 0;
+    while (slot < slot_free_after.size() && slot_free_after[slot] >= w) ++slot;
+    if (slot == slot_free_after.size()) {
+      slot_free_after.push_back(0);
+      slot_bytes->push_back(0);
+    }
+    slot_free_after[slot] = last_reader;
+    (*slot_bytes)[slot] = std::max((*slot_bytes)[slot], bytes);
+    slot_of[t] = slot;
+  }
+  return slot_of;
+}
+
 }  // namespace
 
-bool apply_bands(ModelDef* model, const BandChain& chain, uint32_t bands, uint64_t* extra_macs, std::vector<bool>* banded_nodes,
-                 std::string* error) {
+bool apply_bands(ModelDef* model, const BandStep& step, BandCost* cost, std::vector<bool>* banded_nodes, std::string* error) {
+  const BandChain& chain = step.chain;
+  const uint32_t bands = step.bands;
+  const bool keep = step.halo == BandHalo::kKeep;
   const std::vector<bool> none;
   const std::vector<BandChain> accepted = band_chains(*model, none);
   if (std::none_of(accepted.begin(), accepted.end(), [&](const BandChain& c) { return c.first == chain.first && c.last == chain.last; })) {
     *error = "nodes " + std::to_string(chain.first) + " to " + std::to_string(chain.last) + " are not a chain bands can cut";
     return false;
   }
-  const uint32_t length = chain.last - chain.first + 1;
+  const ChainShape shape = shape_of(*model, chain);
+  const uint32_t length = shape.length;
+  const int64_t height = shape.height;
   const auto node_at = [&](uint32_t k) -> const NodeDef& { return model->nodes[chain.first + k]; };
-  const uint32_t final_output = arg_tensor(node_at(length - 1), op_of(*model, node_at(length - 1)).output);
-  const int64_t height = model->tensors[final_output].shape[1];
   if (bands < 2 || bands > height) {
     *error = std::to_string(bands) + " bands asked for over " + std::to_string(height) + " output rows (2 to the rows)";
     return false;
@@ -43,68 +269,101 @@ bool apply_bands(ModelDef* model, const BandChain& chain, uint32_t bands, uint64
   for (uint32_t k = 0; k + 1 < length; ++k) intermediates.push_back(arg_tensor(node_at(k), op_of(*model, node_at(k)).output));
   const auto is_intermediate = [&](uint32_t t) { return std::find(intermediates.begin(), intermediates.end(), t) != intermediates.end(); };
 
+  std::vector<BandRows> plan;
+  if (keep) {
+    plan = kept_steps(*model, chain, (height + bands - 1) / bands);
+    for (uint32_t j = 0; j < plan.size(); ++j) {
+      for (const auto& reads : plan[j].reads) {
+        for (const InputRows& r : reads) {
+          if (r.rows.count() <= 0) {
+            *error = "step " + std::to_string(j) + " of the kept rows reads no rows of a tensor";
+            return false;
+          }
+        }
+      }
+    }
+  } else {
+    plan.resize(bands);
+    for (uint32_t j = 0; j < bands; ++j) {
+      if (!recomputed_band(*model, chain, j, bands, &plan[j], error)) return false;
+    }
+  }
+
   ModelDef out = *model;
   out.nodes.erase(out.nodes.begin() + chain.first, out.nodes.begin() + chain.last + 1);
-  std::vector<NodeDef> band_nodes;
-  uint64_t computed_macs = 0;
-  for (uint32_t j = 0; j < bands; ++j) {
-    // Rows each tensor must hold for this band: the hull of what its readers need.
-    std::map<uint32_t, Rows> need;
-    need[final_output] = Rows{height * j / bands, height * (j + 1) / bands};
-    std::vector<std::vector<InputRows>> reads(length);  // per node, per row input
-    for (uint32_t k = length; k-- > 0;) {
-      const NodeDef& node = node_at(k);
-      const RowOp& op = op_of(*model, node);
-      const auto produced = need.find(arg_tensor(node, op.output));
-      if (produced == need.end() || produced->second.count() <= 0) {
-        *error = "band " + std::to_string(j) + " of " + std::to_string(bands) + " leaves node " + std::to_string(chain.first + k) +
-                 " no rows";
-        return false;
-      }
-      for (const int p : op.inputs) {
-        const uint32_t t = arg_tensor(node, p);
-        const InputRows r = bands::input_rows(*model, node, op, model->tensors[t].shape[1], produced->second);
-        if (r.rows.count() <= 0) {
-          *error = "band " + std::to_string(j) + " of " + std::to_string(bands) + " reads no rows of tensor " + std::to_string(t);
-          return false;
-        }
-        reads[k].push_back(r);
-        auto [it, fresh] = need.emplace(t, r.rows);
-        if (!fresh) it->second = Rows{std::min(it->second.begin, r.rows.begin), std::max(it->second.end, r.rows.end)};
-      }
+  Views views(&out);
+  // Keep mode: each intermediate's one buffer, as high as the most rows a step holds.
+  std::map<uint32_t, uint32_t> buffer;
+  if (keep) {
+    std::vector<uint64_t> slot_bytes;
+    const std::map<uint32_t, size_t> slot_of = transient_slots(*model, chain, intermediates, plan, &slot_bytes);
+    std::vector<uint32_t> scratch;
+    for (size_t k = 0; k < slot_bytes.size(); ++k) {
+      scratch.push_back(out.add_activation(model->tensors[final_output_of(*model, chain)].name + " band scratch " + std::to_string(k),
+                                           DType::Int8, {1, static_cast<int64_t>(slot_bytes[k])}));
     }
-    // The band's tensors: one activation per intermediate, holding its rows.
-    std::map<uint32_t, uint32_t> band_tensor;
+    for (const auto& [t, slot] : slot_of) buffer[t] = scratch[slot];
     for (const uint32_t t : intermediates) {
+      if (slot_of.count(t) != 0) continue;
+      int64_t rows = 0;
+      for (const BandRows& b : plan) {
+        const auto held = b.held.find(t);
+        if (held != b.held.end()) rows = std::max(rows, held->second.count());
+      }
       const TensorDef& whole = model->tensors[t];
-      const uint32_t b = out.add_activation(whole.name + " band " + std::to_string(j), whole.dtype, rows_shape(whole, need[t].count()),
-                                            whole.quantization);
-      band_tensor[t] = b;
+      buffer[t] = out.add_activation(whole.name + " kept rows", whole.dtype, rows_shape(whole, rows), whole.quantization);
     }
-    // A tensor of rows `rows` of t: t itself, its band tensor, or a view of either.
+  }
+  std::map<uint32_t, Rows> in_buffer;  // keep mode: the rows each buffer holds from its row 0
+  std::vector<NodeDef> band_nodes;
+  uint64_t computed_macs = 0, copied_bytes = 0;
+  const uint32_t steps = static_cast<uint32_t>(plan.size());
+  for (uint32_t j = 0; j < steps; ++j) {
+    const BandRows& b = plan[j];
+    const std::string band_name = " band " + std::to_string(j + 1) + "/" + std::to_string(steps);
+    std::map<uint32_t, uint32_t> base;  // per intermediate: the tensor holding its rows this step
+    for (const auto& [t, held] : b.held) {
+      const TensorDef& whole = model->tensors[t];
+      if (!keep) {
+        base[t] = out.add_activation(whole.name + " band " + std::to_string(j), whole.dtype, rows_shape(whole, held.count()), whole.quantization);
+        continue;
+      }
+      base[t] = buffer[t];
+      // The rows this step holds that earlier steps computed move to the buffer's top (a
+      // copy, before any node of the step writes the buffer); the new ones go below them.
+      const Rows before = in_buffer[t];
+      const Rows kept{held.begin, std::min(held.end, before.end)};
+      if (kept.count() > 0 && kept.begin != before.begin) {
+        NodeDef copy;
+        copy.kernel = out.kernel_index("copy");
+        copy.args = {ArgDef::input(views.rows_of(buffer[t], whole, before.begin, kept)),
+                     ArgDef::output(views.rows_of(buffer[t], whole, kept.begin, kept))};
+        copy.name = whole.name + " keeps rows " + std::to_string(kept.begin) + "-" + std::to_string(kept.end - 1) + band_name;
+        band_nodes.push_back(std::move(copy));
+        copied_bytes += static_cast<uint64_t>(kept.count()) * bands::row_bytes(whole);
+      }
+      in_buffer[t] = held;
+    }
+    // A tensor of rows `rows` of t: t itself, the tensor holding its rows, or a view.
     const auto view = [&](uint32_t t, Rows rows) -> uint32_t {
-      const TensorDef whole = model->tensors[t];
-      const bool inside = is_intermediate(t);
-      const uint32_t base = inside ? band_tensor[t] : t;
-      const int64_t first = inside ? need[t].begin : 0;
-      const int64_t held = inside ? need[t].count() : whole.shape[1];
-      if (rows.begin == first && rows.count() == held) return base;
-      const uint64_t offset = static_cast<uint64_t>(rows.begin - first) * bands::row_bytes(whole);
-      return out.add_alias(whole.name + " rows " + std::to_string(rows.begin) + "-" + std::to_string(rows.end - 1), base,
-                           rows_shape(whole, rows.count()), offset);
+      const TensorDef& whole = model->tensors[t];
+      if (!is_intermediate(t)) return views.rows_of(t, whole, 0, rows);
+      return views.rows_of(base.at(t), whole, b.held.at(t).begin, rows);
     };
     for (uint32_t k = 0; k < length; ++k) {
+      if (b.reads[k].empty()) continue;  // keep mode: no new rows of its output this step
       NodeDef node = node_at(k);
       const RowOp& op = op_of(*model, node);
       const uint32_t written = arg_tensor(node, op.output);
-      computed_macs += bands::macs_per_row(*model, node, op) * static_cast<uint64_t>(need[written].count());
+      const Rows rows = b.computed.at(written);
+      computed_macs += bands::macs_per_row(*model, node, op) * static_cast<uint64_t>(rows.count());
       for (size_t i = 0; i < op.inputs.size(); ++i) {
         const int p = op.inputs[i];
-        node.args[static_cast<size_t>(p)].value = view(arg_tensor(node, p), reads[k][i].rows);
-        if (op.window) node.args[static_cast<size_t>(op.pad_top)].value = reads[k][i].pad_top;
+        node.args[static_cast<size_t>(p)].value = view(arg_tensor(node, p), b.reads[k][i].rows);
+        if (op.window) node.args[static_cast<size_t>(op.pad_top)].value = b.reads[k][i].pad_top;
       }
-      node.args[static_cast<size_t>(op.output)].value = view(written, need[written]);
-      node.name = node.name + " band " + std::to_string(j + 1) + "/" + std::to_string(bands);
+      node.args[static_cast<size_t>(op.output)].value = view(written, rows);
+      node.name = node.name + band_name;
       band_nodes.push_back(std::move(node));
     }
   }
@@ -123,7 +382,11 @@ bool apply_bands(ModelDef* model, const BandChain& chain, uint32_t bands, uint64
     flags.insert(flags.begin() + chain.first, band_nodes.size(), true);
     *banded_nodes = std::move(flags);
   }
-  if (extra_macs != nullptr) *extra_macs = computed_macs - plain_macs;
+  if (cost != nullptr) {
+    // Kept rows are computed once; rows no band reads (a stride skipping them) not at all.
+    cost->extra_macs = computed_macs > plain_macs ? computed_macs - plain_macs : 0;
+    cost->copied_bytes = copied_bytes;
+  }
   *model = std::move(out);
   return true;
 }

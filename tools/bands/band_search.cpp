@@ -10,9 +10,16 @@
 namespace grt::tools {
 namespace {
 
-// Band counts tried per chain: enough to reach one-row bands on every zoo model without
-// trying every count.
-constexpr uint32_t kBandCounts[] = {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128};
+// Band counts tried per chain: a ladder up to one-row bands, without trying every count.
+std::vector<uint32_t> band_counts(const ModelDef& model, const BandChain& chain) {
+  const int64_t rows = band_chain_rows(model, chain);
+  std::vector<uint32_t> counts;
+  for (const uint32_t n : {2u, 3u, 4u, 6u, 8u, 12u, 16u, 24u, 32u, 48u, 64u, 96u, 128u}) {
+    if (n < rows) counts.push_back(n);
+  }
+  if (rows >= 2) counts.push_back(static_cast<uint32_t>(std::min<int64_t>(rows, 128)));
+  return counts;
+}
 
 // The bytes live at each node, as the planner counts them (in-place chains one block; with
 // inputs outside, no model input), highest first: the first entry is the liveness bound of
@@ -68,7 +75,7 @@ bool plan_sizes(const ModelDef& model, const PlanOptions& options, BandPlan* pla
 bool apply_band_plan(ModelDef* model, const BandPlan& plan, std::string* error) {
   ModelDef banded = *model;
   for (const BandStep& step : plan.steps) {
-    if (!apply_bands(&banded, step.chain, step.bands, nullptr, nullptr, error)) return false;
+    if (!apply_bands(&banded, step, nullptr, nullptr, error)) return false;
   }
   *model = std::move(banded);
   return true;
@@ -83,31 +90,37 @@ bool search_bands(const ModelDef& model, const PlanOptions& options, double max_
   std::vector<uint64_t> profile = live_profile(current, options);
   // The peak before any step and after each, and each step's extra MACs.
   std::vector<uint64_t> peaks = {profile.front()};
-  std::vector<uint64_t> step_extra;
+  std::vector<BandCost> step_cost;
   for (;;) {
     bool found = false;
     ModelDef best_model;
     std::vector<bool> best_banded;
     std::vector<uint64_t> best_profile = profile;
     BandStep best_step;
-    uint64_t best_extra = 0;
+    BandCost best_cost;
     for (const BandChain& chain : band_chains(current, banded)) {
-      for (const uint32_t bands : kBandCounts) {
-        ModelDef trial = current;
-        std::vector<bool> trial_banded = banded;
-        uint64_t extra = 0;
-        std::string ignored;
-        if (!apply_bands(&trial, chain, bands, &extra, &trial_banded, &ignored)) break;  // more bands than rows
-        if (static_cast<double>(result.extra_macs + extra) > allowed) break;           // more bands: more halos
-        std::vector<uint64_t> trial_profile = live_profile(trial, options);
-        const bool better = trial_profile < best_profile || (found && trial_profile == best_profile && extra < best_extra);
-        if (!better) continue;
-        found = true;
-        best_model = std::move(trial);
-        best_banded = std::move(trial_banded);
-        best_profile = std::move(trial_profile);
-        best_step = BandStep{chain, bands};
-        best_extra = extra;
+      for (const BandHalo halo : {BandHalo::kKeep, BandHalo::kRecompute}) {
+        for (const uint32_t bands : band_counts(current, chain)) {
+          ModelDef trial = current;
+          std::vector<bool> trial_banded = banded;
+          BandCost cost;
+          std::string ignored;
+          const BandStep step{chain, bands, halo};
+          if (!apply_bands(&trial, step, &cost, &trial_banded, &ignored)) break;
+          if (static_cast<double>(result.extra_macs + cost.extra_macs) > allowed) break;  // more bands: more halos
+          std::vector<uint64_t> trial_profile = live_profile(trial, options);
+          // At the same peaks, fewer MACs, then fewer bytes moved.
+          const bool cheaper = cost.extra_macs < best_cost.extra_macs ||
+                               (cost.extra_macs == best_cost.extra_macs && cost.copied_bytes < best_cost.copied_bytes);
+          const bool better = trial_profile < best_profile || (found && trial_profile == best_profile && cheaper);
+          if (!better) continue;
+          found = true;
+          best_model = std::move(trial);
+          best_banded = std::move(trial_banded);
+          best_profile = std::move(trial_profile);
+          best_step = step;
+          best_cost = cost;
+        }
       }
     }
     if (!found) break;
@@ -115,9 +128,9 @@ bool search_bands(const ModelDef& model, const PlanOptions& options, double max_
     banded = std::move(best_banded);
     profile = std::move(best_profile);
     result.steps.push_back(best_step);
-    result.extra_macs += best_extra;
+    result.extra_macs += best_cost.extra_macs;
     peaks.push_back(profile.front());
-    step_extra.push_back(best_extra);
+    step_cost.push_back(best_cost);
   }
   // Steps that only lowered nodes below the peak, with nothing after them lowering the
   // peak itself, cost MACs for nothing: keep the fewest steps that reach the final peak.
@@ -125,7 +138,11 @@ bool search_bands(const ModelDef& model, const PlanOptions& options, double max_
   while (peaks[needed] != peaks.back()) ++needed;
   result.steps.resize(needed);
   result.extra_macs = 0;
-  for (size_t k = 0; k < needed; ++k) result.extra_macs += step_extra[k];
+  result.copied_bytes = 0;
+  for (size_t k = 0; k < needed; ++k) {
+    result.extra_macs += step_cost[k].extra_macs;
+    result.copied_bytes += step_cost[k].copied_bytes;
+  }
   if (!plan_sizes(model, options, &result, error)) return false;
   *plan = std::move(result);
   return true;

@@ -146,6 +146,10 @@ std::vector<BandChain> band_chains(const ModelDef& model, const std::vector<bool
   return chains;
 }
 
+int64_t band_chain_rows(const ModelDef& model, const BandChain& chain) {
+  return model.tensors[output_of(model, model.nodes[chain.last])].shape[1];
+}
+
 uint64_t convolution_macs(const ModelDef& model) {
   if (!indices_in_range(model)) return 0;
   uint64_t total = 0;

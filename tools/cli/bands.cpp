@@ -26,7 +26,7 @@ std::string band_plan_summary(const tools::BandPlan& plan) {
   char extra[32];
   std::snprintf(extra, sizeof extra, "%.1f", plan.extra_percent());
   return std::to_string(plan.steps.size()) + (plan.steps.size() == 1 ? " chain" : " chains") + " cut into bands, " + extra +
-         " % extra MACs";
+         " % extra MACs, " + std::to_string(plan.copied_bytes) + " bytes of kept rows moved";
 }
 
 }  // namespace grt::cli

@@ -35,7 +35,8 @@ TEST(BandsReport, TextShowsTheBandPlanAndItsExtraMacs) {
   fs::remove(input);
   EXPECT_NE(text.find("plan with bands"), std::string::npos) << text;
   EXPECT_NE(text.find("chains cut into bands; halos "), std::string::npos) << text;
-  EXPECT_NE(text.find(" % extra MACs; ratio to the bound "), std::string::npos) << text;
+  EXPECT_NE(text.find(" % extra MACs, "), std::string::npos) << text;
+  EXPECT_NE(text.find(" bytes of kept rows moved; ratio to the bound "), std::string::npos) << text;
 }
 
 TEST(BandsReport, JsonBandPlanIsSmallerWithinFifteenPercent) {
@@ -50,6 +51,7 @@ TEST(BandsReport, JsonBandPlanIsSmallerWithinFifteenPercent) {
   EXPECT_GE(j["band_chains"].get<uint64_t>(), 1u) << text;
   EXPECT_LE(j["band_extra_macs_percent"].get<double>(), 15.0) << text;
   EXPECT_GE(j["band_extra_macs_percent"].get<double>(), 0.0) << text;
+  EXPECT_TRUE(j.contains("band_copied_bytes")) << text;
 }
 
 }  // namespace

@@ -64,11 +64,13 @@ TEST(BandRewrite, EveryBandCountComputesThePlainPlansBytes) {
   for (const tools::BandChain chain : {tools::BandChain{0, 3}, tools::BandChain{0, 4}, tools::BandChain{0, 5}, tools::BandChain{1, 3}}) {
     const uint32_t rows = chain.last == 3 ? 8 : 7;  // of y, else of z and out
     for (uint32_t bands = 2; bands <= rows; ++bands) {
-      ModelDef banded = plain;
-      uint64_t extra = 0;
-      std::string error;
-      ASSERT_TRUE(tools::apply_bands(&banded, chain, bands, &extra, nullptr, &error)) << error;
-      EXPECT_EQ(run(planned(banded).model, input), expected) << "nodes " << chain.first << ".." << chain.last << ", " << bands << " bands";
+      for (const tools::BandHalo halo : {tools::BandHalo::kRecompute, tools::BandHalo::kKeep}) {
+        ModelDef banded = plain;
+        std::string error;
+        ASSERT_TRUE(tools::apply_bands(&banded, {chain, bands, halo}, nullptr, nullptr, &error)) << error;
+        EXPECT_EQ(run(planned(banded).model, input), expected)
+            << "nodes " << chain.first << ".." << chain.last << ", " << bands << " bands" << (halo == tools::BandHalo::kKeep ? ", kept" : "");
+      }
     }
   }
 }
@@ -76,15 +78,47 @@ TEST(BandRewrite, EveryBandCountComputesThePlainPlansBytes) {
 TEST(BandRewrite, BandsLowerThePeakAndCountTheHalosMacs) {
   const ModelDef plain = band_chain_model();
   ModelDef banded = plain;
-  uint64_t extra = 0;
+  tools::BandCost cost;
   std::string error;
-  ASSERT_TRUE(tools::apply_bands(&banded, tools::BandChain{0, 3}, 8, &extra, nullptr, &error)) << error;
+  ASSERT_TRUE(tools::apply_bands(&banded, {tools::BandChain{0, 3}, 8}, &cost, nullptr, &error)) << error;
   EXPECT_LT(planned(banded).size, planned(plain).size);
   // One-row bands of y: d needs rows r-1..r+1 of c, so c's rows are computed up to 3 times
   // (first conv) and d's once (the 1x1 conv reads only its own row): 16 extra rows of c.
   const uint64_t conv_row = 7 * 16 * 3 * 3 * 3;
-  EXPECT_EQ(extra, (3 * 8 - 2 - 8) * conv_row);
+  EXPECT_EQ(cost.extra_macs, (3 * 8 - 2 - 8) * conv_row);
+  EXPECT_EQ(cost.copied_bytes, 0u);
   EXPECT_EQ(tools::convolution_macs(plain), 8 * conv_row + 8 * 7 * 16 * 9 + 8 * 7 * 16 * 16 + 7 * 6 * 4 * 9 * 16);
+}
+
+// Kept halos: each row of c is computed once (no extra MACs); before each step from the
+// fourth on, the two rows of c the depthwise still reads move to the top of c's buffer.
+TEST(BandRewrite, KeptHalosComputeEveryRowOnceAndCountTheBytesMoved) {
+  const ModelDef plain = band_chain_model();
+  ModelDef banded = plain;
+  tools::BandCost cost;
+  std::string error;
+  ASSERT_TRUE(tools::apply_bands(&banded, {tools::BandChain{0, 3}, 8, tools::BandHalo::kKeep}, &cost, nullptr, &error)) << error;
+  EXPECT_EQ(cost.extra_macs, 0u);
+  // One-row bands of y, nine steps: the depthwise reads three rows of c; six steps move two.
+  const uint64_t c_row = 7 * 16;
+  EXPECT_EQ(cost.copied_bytes, 6 * 2 * c_row);
+  size_t copies = 0, c_buffers = 0;
+  for (const tools::NodeDef& node : banded.nodes) copies += banded.kernels[node.kernel] == "copy" ? 1 : 0;
+  for (const tools::TensorDef& t : banded.tensors) {
+    if (t.kind != tools::TensorKind::Activation || t.name.rfind("c ", 0) != 0) continue;
+    ++c_buffers;
+    EXPECT_EQ(t.shape, (std::vector<int64_t>{1, 3, 7, 16})) << t.name;  // three rows of c, for every band
+  }
+  EXPECT_EQ(copies, 6u);
+  EXPECT_EQ(c_buffers, 1u);
+  // One row of c per step: the first step fills the pipeline (c's row 0 only), so no step
+  // holds more of c than a steady one.
+  size_t c_writers = 0;
+  for (const tools::NodeDef& node : banded.nodes) c_writers += node.name.rfind("c band", 0) == 0 ? 1 : 0;
+  EXPECT_EQ(c_writers, 8u);
+  EXPECT_LT(planned(banded).size, planned(plain).size);
+  const std::vector<int8_t> input = random_bytes(15 * 13 * 3, 11);
+  EXPECT_EQ(run(planned(banded).model, input), run(planned(plain).model, input));
 }
 
 // Band blobs need no rule of their own, and the loader's rules hold for them: a view past
@@ -93,7 +127,7 @@ TEST(BandRewrite, BandsLowerThePeakAndCountTheHalosMacs) {
 TEST(BandRewrite, TheLoaderChecksBandBlobsAsAnyOther) {
   ModelDef m = band_chain_model();
   std::string error;
-  ASSERT_TRUE(tools::apply_bands(&m, tools::BandChain{0, 3}, 4, nullptr, nullptr, &error)) << error;
+  ASSERT_TRUE(tools::apply_bands(&m, {tools::BandChain{0, 3}, 4}, nullptr, nullptr, &error)) << error;
   const ModelDef banded = planned(m).model;
   grt_error e{};
   ASSERT_EQ(init_status(to_blob(banded), &e), GRT_OK) << e.message;
@@ -123,11 +157,11 @@ TEST(BandRewrite, RefusesWhatItCannotCut) {
   ModelDef m = band_chain_model();
   const ModelDef before = m;
   std::string error;
-  EXPECT_FALSE(tools::apply_bands(&m, tools::BandChain{0, 1}, 2, nullptr, nullptr, &error));
+  EXPECT_FALSE(tools::apply_bands(&m, {tools::BandChain{0, 1}, 2}, nullptr, nullptr, &error));
   EXPECT_EQ(error, "nodes 0 to 1 are not a chain bands can cut");
-  EXPECT_FALSE(tools::apply_bands(&m, tools::BandChain{0, 3}, 9, nullptr, nullptr, &error));
+  EXPECT_FALSE(tools::apply_bands(&m, {tools::BandChain{0, 3}, 9}, nullptr, nullptr, &error));
   EXPECT_EQ(error, "9 bands asked for over 8 output rows (2 to the rows)");
-  EXPECT_FALSE(tools::apply_bands(&m, tools::BandChain{0, 3}, 1, nullptr, nullptr, &error));
+  EXPECT_FALSE(tools::apply_bands(&m, {tools::BandChain{0, 3}, 1}, nullptr, nullptr, &error));
   EXPECT_EQ(m.nodes.size(), before.nodes.size());
   EXPECT_EQ(m.tensors.size(), before.tensors.size());
   // Subgraphs' ranges follow the main graph's lists, which the rewrite would lengthen.
@@ -135,7 +169,7 @@ TEST(BandRewrite, RefusesWhatItCannotCut) {
   with_subgraph.subgraphs.push_back(tools::SubgraphDef{"body", static_cast<uint32_t>(with_subgraph.nodes.size()), 0,
                                                        static_cast<uint32_t>(with_subgraph.tensors.size()), 0, {}, {}});
   EXPECT_TRUE(tools::band_chains(with_subgraph, {}).empty());
-  EXPECT_FALSE(tools::apply_bands(&with_subgraph, tools::BandChain{0, 3}, 2, nullptr, nullptr, &error));
+  EXPECT_FALSE(tools::apply_bands(&with_subgraph, {tools::BandChain{0, 3}, 2}, nullptr, nullptr, &error));
   EXPECT_EQ(error, "nodes 0 to 3 are not a chain bands can cut");
 }
 

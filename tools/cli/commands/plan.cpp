@@ -143,6 +143,7 @@ int run_plan_command(const std::vector<std::string>& args) {
       report.comparison.band_activations = bands.activations;
       report.comparison.band_chains = bands.steps.size();
       report.comparison.band_extra_macs_percent = bands.extra_percent();
+      report.comparison.band_copied_bytes = bands.copied_bytes;
     }
   }
 

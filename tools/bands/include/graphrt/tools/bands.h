@@ -34,22 +34,40 @@ uint64_t convolution_macs(const ModelDef& model);
 // banding one operator saves nothing.
 std::vector<BandChain> band_chains(const ModelDef& model, const std::vector<bool>& excluded);
 
-// Replaces `chain` by `bands` bands of its output rows (as even as rows allow) and removes
-// the tensors the chain no longer needs. `extra_macs` (may be null) gets the convolution
-// MACs the halos recompute. On failure (a band that would be empty, a chain the rewrite does
-// not accept) the model is unchanged and `error` says why. `banded_nodes` (may be null)
-// receives, for the rewritten model, which nodes are band nodes.
-bool apply_bands(ModelDef* model, const BandChain& chain, uint32_t bands, uint64_t* extra_macs, std::vector<bool>* banded_nodes,
-                 std::string* error);
+// The rows of a chain's output (of one band_chains returned): at most that many bands.
+int64_t band_chain_rows(const ModelDef& model, const BandChain& chain);
 
-// One band plan: the chains rewritten, in order, and what it costs.
+// How a band gets the rows its windows share with the band before it.
+enum class BandHalo : uint8_t {
+  kRecompute,  // computed again: one tensor per band and intermediate, extra MACs
+  kKeep,       // computed once and kept: one buffer per intermediate for every band; before
+               // each band a copy node moves the rows still read to the buffer's top
+};
+
+// One chain cut into `bands` bands of its output rows (as even as rows allow).
 struct BandStep {
   BandChain chain;
   uint32_t bands = 0;
+  BandHalo halo = BandHalo::kRecompute;
 };
+
+// What a rewrite costs per inference beyond the plain model.
+struct BandCost {
+  uint64_t extra_macs = 0;    // convolution MACs the halos recompute
+  uint64_t copied_bytes = 0;  // bytes the kept halos move
+};
+
+// Replaces `step.chain` by its bands and removes the tensors the chain no longer needs.
+// `cost` (may be null) gets what it adds. On failure (a band that would be empty, a chain the
+// rewrite does not accept) the model is unchanged and `error` says why. `banded_nodes` (may be
+// null) receives, for the rewritten model, which nodes are band nodes.
+bool apply_bands(ModelDef* model, const BandStep& step, BandCost* cost, std::vector<bool>* banded_nodes, std::string* error);
+
+// One band plan: the chains rewritten, in order, and what it costs.
 struct BandPlan {
   std::vector<BandStep> steps;
   uint64_t extra_macs = 0;
+  uint64_t copied_bytes = 0;  // per inference, by the kept halos
   uint64_t macs = 0;       // of the model without bands
   uint64_t size = 0;       // the planned pools' total (plan_model's total_size)
   uint64_t activations = 0;  // the same without the caller's inputs pool (PlanOptions::inputs_outside)

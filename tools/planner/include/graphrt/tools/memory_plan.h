@@ -68,7 +68,8 @@ struct PlanReport {
   size_t in_place_pairs = 0;  // outputs placed over a dying input
   // Filled by callers that plan both ways (`graphrt plan`), 0 otherwise: the total size
   // without and with in-place operators, and the pairs the latter found; with bands
-  // (tools/bands, the options asked for), its size, chains and the halos' extra MACs.
+  // (tools/bands, the options asked for), its size, chains, the recomputed halos' extra MACs
+  // and the bytes the kept halos move per inference.
   struct Comparison {
     uint64_t plain = 0;
     uint64_t in_place = 0;
@@ -77,6 +78,7 @@ struct PlanReport {
     uint64_t band_activations = 0;  // the same without the caller's inputs pool (inputs outside)
     size_t band_chains = 0;
     double band_extra_macs_percent = 0;
+    uint64_t band_copied_bytes = 0;
   } comparison;
 };
 
