@@ -10,6 +10,7 @@
 
 #include "graphrt/tools/bands.h"
 #include "graphrt/tools/model_edit.h"
+#include "rewrite_chain.h"
 #include "row_ops.h"
 
 namespace grt::tools {
@@ -249,14 +250,26 @@ std::map<uint32_t, size_t> transient_slots(const ModelDef& model, const BandChai
 
 bool apply_bands(ModelDef* model, const BandStep& step, BandCost* cost, std::vector<bool>* banded_nodes, std::string* error) {
   const BandChain& chain = step.chain;
-  const uint32_t bands = step.bands;
-  const bool keep = step.halo == BandHalo::kKeep;
   const std::vector<bool> none;
   const std::vector<BandChain> accepted = band_chains(*model, none);
   if (std::none_of(accepted.begin(), accepted.end(), [&](const BandChain& c) { return c.first == chain.first && c.last == chain.last; })) {
     *error = "nodes " + std::to_string(chain.first) + " to " + std::to_string(chain.last) + " are not a chain bands can cut";
     return false;
   }
+  ModelDef out;
+  if (!bands::rewrite_chain(*model, step, cost, banded_nodes, &out, error)) return false;
+  *model = std::move(out);
+  return true;
+}
+
+namespace bands {
+
+bool rewrite_chain(const ModelDef& in, const BandStep& step, BandCost* cost, std::vector<bool>* banded_nodes, ModelDef* rewritten,
+                   std::string* error) {
+  const ModelDef* model = &in;
+  const BandChain& chain = step.chain;
+  const uint32_t bands = step.bands;
+  const bool keep = step.halo == BandHalo::kKeep;
   const ChainShape shape = shape_of(*model, chain);
   const uint32_t length = shape.length;
   const int64_t height = shape.height;
@@ -387,8 +400,9 @@ bool apply_bands(ModelDef* model, const BandStep& step, BandCost* cost, std::vec
     cost->extra_macs = computed_macs > plain_macs ? computed_macs - plain_macs : 0;
     cost->copied_bytes = copied_bytes;
   }
-  *model = std::move(out);
+  *rewritten = std::move(out);
   return true;
 }
 
+}  // namespace bands
 }  // namespace grt::tools

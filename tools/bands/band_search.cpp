@@ -6,6 +6,7 @@
 
 #include "graphrt/tools/bands.h"
 #include "graphrt/tools/planner.h"
+#include "rewrite_chain.h"
 
 namespace grt::tools {
 namespace {
@@ -101,12 +102,12 @@ bool search_bands(const ModelDef& model, const PlanOptions& options, double max_
     for (const BandChain& chain : band_chains(current, banded)) {
       for (const BandHalo halo : {BandHalo::kKeep, BandHalo::kRecompute}) {
         for (const uint32_t bands : band_counts(current, chain)) {
-          ModelDef trial = current;
+          ModelDef trial;
           std::vector<bool> trial_banded = banded;
           BandCost cost;
           std::string ignored;
           const BandStep step{chain, bands, halo};
-          if (!apply_bands(&trial, step, &cost, &trial_banded, &ignored)) break;
+          if (!bands::rewrite_chain(current, step, &cost, &trial_banded, &trial, &ignored)) break;
           if (static_cast<double>(result.extra_macs + cost.extra_macs) > allowed) break;  // more bands: more halos
           std::vector<uint64_t> trial_profile = live_profile(trial, options);
           // At the same peaks, fewer MACs, then fewer bytes moved.

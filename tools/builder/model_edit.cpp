@@ -34,16 +34,31 @@ void narrow(const std::vector<uint32_t>& index, uint32_t* first, uint32_t* count
 
 bool names_tensor(const ArgDef& arg) { return arg.kind == ArgKind::Input || arg.kind == ArgKind::Output || arg.kind == ArgKind::IntArray; }
 
-uint32_t uses_of(const ModelDef& model, uint32_t t) {
-  uint32_t uses = 0;
+std::vector<uint32_t> use_counts(const ModelDef& model) {
+  std::vector<uint32_t> uses(model.tensors.size(), 0);
+  const auto named = [&uses](int64_t t) {
+    if (t >= 0 && static_cast<uint64_t>(t) < uses.size()) ++uses[static_cast<size_t>(t)];
+  };
   for (const NodeDef& node : model.nodes) {
-    for (const ArgDef& a : node.args) uses += names_tensor(a) && a.value == t ? 1 : 0;
+    for (const ArgDef& a : node.args) {
+      if (names_tensor(a)) named(a.value);
+    }
   }
-  for (const TensorDef& tensor : model.tensors) uses += tensor.kind == TensorKind::Alias && tensor.alias_of == t ? 1 : 0;
-  const auto named_in = [t](const std::vector<uint32_t>& list) { return static_cast<uint32_t>(std::count(list.begin(), list.end(), t)); };
-  uses += named_in(model.inputs) + named_in(model.outputs);
-  for (const SubgraphDef& s : model.subgraphs) uses += named_in(s.inputs) + named_in(s.outputs);
+  for (const TensorDef& tensor : model.tensors) {
+    if (tensor.kind == TensorKind::Alias) named(tensor.alias_of);
+  }
+  for (const uint32_t t : model.inputs) named(t);
+  for (const uint32_t t : model.outputs) named(t);
+  for (const SubgraphDef& sub : model.subgraphs) {
+    for (const uint32_t t : sub.inputs) named(t);
+    for (const uint32_t t : sub.outputs) named(t);
+  }
   return uses;
+}
+
+uint32_t uses_of(const ModelDef& model, uint32_t t) {
+  const std::vector<uint32_t> uses = use_counts(model);
+  return t < uses.size() ? uses[t] : 0;
 }
 
 void remove_unused(ModelDef* model, const std::vector<bool>& dropped_nodes, const std::vector<uint32_t>& candidate_tensors) {
@@ -52,9 +67,10 @@ void remove_unused(ModelDef* model, const std::vector<bool>& dropped_nodes, cons
   const std::vector<uint32_t> node_index = new_indices(keep_node);
   model->nodes = kept(&model->nodes, keep_node);
 
+  const std::vector<uint32_t> uses = use_counts(*model);  // one pass: a rewrite may leave thousands of candidates
   std::vector<bool> keep_tensor(model->tensors.size(), true);
   for (const uint32_t t : candidate_tensors) {
-    if (t < keep_tensor.size()) keep_tensor[t] = uses_of(*model, t) != 0;
+    if (t < keep_tensor.size()) keep_tensor[t] = uses[t] != 0;
   }
   const std::vector<uint32_t> tensor_index = new_indices(keep_tensor);
   model->tensors = kept(&model->tensors, keep_tensor);

@@ -13,8 +13,9 @@ namespace grt::tools {
 // Whether an argument names a tensor (Input, Output, IntArray).
 bool names_tensor(const ArgDef& arg);
 
-// How often tensor `t` is named: by node arguments, aliases, the model's and the subgraphs'
+// How often each tensor is named: by node arguments, aliases, the model's and the subgraphs'
 // inputs and outputs.
+std::vector<uint32_t> use_counts(const ModelDef& model);
 uint32_t uses_of(const ModelDef& model, uint32_t t);
 
 // Removes the nodes marked in `dropped_nodes` (shorter than the node list: the rest stay),
