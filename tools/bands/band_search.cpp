@@ -12,13 +12,14 @@ namespace grt::tools {
 namespace {
 
 // Band counts tried per chain: a ladder up to one-row bands, without trying every count.
-std::vector<uint32_t> band_counts(const ModelDef& model, const BandChain& chain) {
-  const int64_t rows = band_chain_rows(model, chain);
+// `most` (0: no limit) caps them.
+std::vector<uint32_t> band_counts(const ModelDef& model, const BandChain& chain, uint32_t most) {
+  const int64_t rows = std::min<int64_t>(band_chain_rows(model, chain), most == 0 ? 128 : std::min<uint32_t>(most, 128));
   std::vector<uint32_t> counts;
   for (const uint32_t n : {2u, 3u, 4u, 6u, 8u, 12u, 16u, 24u, 32u, 48u, 64u, 96u, 128u}) {
     if (n < rows) counts.push_back(n);
   }
-  if (rows >= 2) counts.push_back(static_cast<uint32_t>(std::min<int64_t>(rows, 128)));
+  if (rows >= 2) counts.push_back(static_cast<uint32_t>(rows));
   return counts;
 }
 
@@ -82,7 +83,8 @@ bool apply_band_plan(ModelDef* model, const BandPlan& plan, std::string* error) 
   return true;
 }
 
-bool search_bands(const ModelDef& model, const PlanOptions& options, double max_extra_percent, BandPlan* plan, std::string* error) {
+bool search_bands(const ModelDef& model, const PlanOptions& options, double max_extra_percent, BandPlan* plan, std::string* error,
+                  uint32_t most_bands) {
   BandPlan result;
   result.macs = convolution_macs(model);
   const double allowed = static_cast<double>(result.macs) * max_extra_percent / 100.0;
@@ -101,7 +103,7 @@ bool search_bands(const ModelDef& model, const PlanOptions& options, double max_
     BandCost best_cost;
     for (const BandChain& chain : band_chains(current, banded)) {
       for (const BandHalo halo : {BandHalo::kKeep, BandHalo::kRecompute}) {
-        for (const uint32_t bands : band_counts(current, chain)) {
+        for (const uint32_t bands : band_counts(current, chain, most_bands)) {
           ModelDef trial;
           std::vector<bool> trial_banded = banded;
           BandCost cost;
@@ -161,6 +163,17 @@ bool band_plan_ladder(const ModelDef& model, const PlanOptions& options, double 
     if (stop_within > 0 && plans->back().activations <= stop_within) break;
     BandPlan plan;
     if (!search_bands(model, options, limit, &plan, error)) return false;
+    if (stop_within > 0 && plan.activations <= stop_within) {
+      // It fits: the fewest bands per chain that still fit (fewer band nodes, less copying).
+      for (const uint32_t most : {2u, 4u, 8u, 16u, 32u, 64u}) {
+        BandPlan fewer;
+        if (!search_bands(model, options, limit, &fewer, error, most)) return false;
+        if (fewer.activations <= stop_within) {
+          plan = std::move(fewer);
+          break;
+        }
+      }
+    }
     if (!plans->empty() && plan.activations >= plans->back().activations) continue;
     plans->push_back(std::move(plan));
   }

@@ -213,7 +213,40 @@ TEST(BandRewrite, LadderEndsAtTheFirstPlanWithinABudget) {
   std::vector<tools::BandPlan> tight;
   ASSERT_TRUE(tools::band_plan_ladder(m, tools::PlanOptions{}, 100.0, &tight, &error, whole[1].activations)) << error;
   ASSERT_EQ(tight.size(), 2u);
-  EXPECT_EQ(tight.back().activations, whole[1].activations);
+  EXPECT_LE(tight.back().activations, whole[1].activations);
+}
+
+// Under a budget the chosen plan has the fewest bands that fit: a budget that a plan of at
+// most `cap` bands per chain meets gets such a plan, not the deepest the search alone takes.
+TEST(BandRewrite, ABudgetTakesTheFewestBandsThatFit) {
+  const ModelDef m = band_chain_model();
+  std::string error;
+  const auto most_bands = [](const tools::BandPlan& p) {
+    uint32_t most = 0;
+    for (const tools::BandStep& s : p.steps) most = std::max(most, s.bands);
+    return most;
+  };
+  tools::BandPlan deepest;
+  ASSERT_TRUE(tools::search_bands(m, tools::PlanOptions{}, 0.0, &deepest, &error)) << error;
+  // The fewest bands at no extra MACs that lower the plan at all, and more than the deepest needs.
+  tools::BandPlan fewer;
+  uint32_t cap = 0;
+  for (const uint32_t c : {2u, 4u, 8u}) {
+    ASSERT_TRUE(tools::search_bands(m, tools::PlanOptions{}, 0.0, &fewer, &error, c)) << error;
+    if (!fewer.steps.empty()) {
+      cap = c;
+      break;
+    }
+  }
+  ASSERT_NE(cap, 0u);
+  ASSERT_LE(most_bands(fewer), cap);
+  ASSERT_GT(most_bands(deepest), cap);
+  ASSERT_LT(deepest.activations, fewer.activations);
+  std::vector<tools::BandPlan> ladder;
+  ASSERT_TRUE(tools::band_plan_ladder(m, tools::PlanOptions{}, 100.0, &ladder, &error, fewer.activations)) << error;
+  EXPECT_LE(ladder.back().activations, fewer.activations);
+  EXPECT_LE(most_bands(ladder.back()), cap);
+  EXPECT_EQ(ladder.back().extra_macs, 0u);
 }
 
 }  // namespace
