@@ -4,7 +4,8 @@
 // channel pairs (the input offset added by SXTAB16) and adds each channel's product to its
 // own sum with SMLABB / SMLATT. A 3x3 window wholly inside the image is one block of
 // assembly over weights sign-extended once per chunk of channels (pack_3x3), and one on
-// the border reads the same packed weights for its taps inside the image. Leftover
+// the border reads the same packed weights for its taps inside the image, each row through
+// the same block's taps; the four outputs are packed into one word store. Leftover
 // channels (count not a multiple of 4) are summed one by one. Taps are visited in TFLM's
 // order; sums wrap like the portable path's and are requantized as it does (or, where it is
 // exact, by FastRequantizer: dsp_requantize.h).
