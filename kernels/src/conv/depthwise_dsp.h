@@ -4,7 +4,8 @@
 // channel pairs (the input offset added by SXTAB16) and adds each channel's product to its
 // own sum with SMLABB / SMLATT. A 3x3 window wholly inside the image is one block of
 // assembly over weights sign-extended once per chunk of channels (pack_3x3), and one on
-// the border reads the same packed weights for its taps inside the image. Leftover
+// the border reads the same packed weights for its taps inside the image, each row through
+// the same block's taps; the four outputs are packed into one word store. Leftover
 // channels (count not a multiple of 4) are summed one by one. Taps are visited in TFLM's
 // order; sums wrap like the portable path's and are requantized as it does (or, where it is
 // exact, by FastRequantizer: dsp_requantize.h).
@@ -13,7 +14,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "conv_arithmetic.h"
 #include "conv_geometry.h"
@@ -52,9 +52,9 @@ inline void pack_3x3(const int8_t* filter, size_t pitch, int32_t chunk, int32_t 
 }
 
 #if !defined(GRT_DSP_EMULATE)
-// One tap of depthwise_3x3 below: activations at [x, at], the next packed weights.
-#define GRT_DEPTHWISE_TAP(at)                          \
-  "ldr %[a], [%[x]" at "]\n\t"                        \
+// One tap on packed weights: the activations at `address`, the next two packed words.
+#define GRT_DEPTHWISE_TAP(address)                     \
+  "ldr %[a], " address "\n\t"                         \
   "ldrd %[b], %[b_odd], [%[w]], #8\n\t"               \
   "sxtab16 %[a_odd], %[offset2], %[a], ror #8\n\t"    \
   "sxtab16 %[a], %[offset2], %[a]\n\t"                \
@@ -62,35 +62,65 @@ inline void pack_3x3(const int8_t* filter, size_t pitch, int32_t chunk, int32_t 
   "smlatt %[c2], %[a], %[b], %[c2]\n\t"               \
   "smlabb %[c1], %[a_odd], %[b_odd], %[c1]\n\t"       \
   "smlatt %[c3], %[a_odd], %[b_odd], %[c3]\n\t"
-#define GRT_DEPTHWISE_ROW \
-  GRT_DEPTHWISE_TAP("") GRT_DEPTHWISE_TAP(", %[pitch]") "add %[x], %[x], %[pitch]\n\t" GRT_DEPTHWISE_TAP(", %[pitch]")
-#define GRT_DEPTHWISE_NEXT_ROW "add %[x], %[x], %[row_step]\n\t"
+// A row's first one, two or three taps, the columns addressed from the row's first.
+#define GRT_DEPTHWISE_TAPS1 GRT_DEPTHWISE_TAP("[%[x]]")
+#define GRT_DEPTHWISE_TAPS2 GRT_DEPTHWISE_TAPS1 GRT_DEPTHWISE_TAP("[%[x], %[pitch]]")
+#define GRT_DEPTHWISE_TAPS3 GRT_DEPTHWISE_TAPS2 GRT_DEPTHWISE_TAP("[%[x], %[pitch], lsl #1]")
+#define GRT_DEPTHWISE_SUMS                                                                                      \
+  [w] "+r"(w), [c0] "+r"(c0), [c1] "+r"(c1), [c2] "+r"(c2), [c3] "+r"(c3), [a] "=&r"(a), [b] "=&r"(b), \
+      [a_odd] "=&r"(a_odd), [b_odd] "=&r"(b_odd)
 
 // The nine taps of a 3x3 window inside the image for four channels (weights from
-// pack_3x3), by hand: GCC 12 runs out of registers on the unrolled loop and spills.
-// Thirteen registers: two pointers, two steps, the offset, four sums, four halves.
-// Inlined, so the sums stay in registers (a pointer to them would be one more).
-__attribute__((always_inline)) inline void depthwise_3x3(const int8_t* x, const uint32_t* w, size_t pitch,
+// pack_3x3, w left on the next group's), by hand: GCC 12 runs out of registers on the
+// unrolled loop and spills. Thirteen registers: two pointers, two pitches, the offset, four
+// sums, four halves. x walks down the rows and is put back, so the caller's loop needs no
+// copy of it; inlined, so the sums stay in registers.
+__attribute__((always_inline)) inline void depthwise_3x3(const int8_t*& x, const uint32_t*& w, size_t pitch,
                                                          size_t row_pitch, uint32_t offset2, Sums4& s) {
   uint32_t a, b, a_odd, b_odd;
   uint32_t c0 = s.c0, c1 = s.c1, c2 = s.c2, c3 = s.c3;
-  const size_t row_step = row_pitch - pitch;  // from the middle column to the next row
-  __asm__(GRT_DEPTHWISE_ROW GRT_DEPTHWISE_NEXT_ROW GRT_DEPTHWISE_ROW GRT_DEPTHWISE_NEXT_ROW GRT_DEPTHWISE_ROW
-          : [x] "+r"(x), [w] "+r"(w), [c0] "+r"(c0), [c1] "+r"(c1), [c2] "+r"(c2), [c3] "+r"(c3), [a] "=&r"(a),
-            [b] "=&r"(b), [a_odd] "=&r"(a_odd), [b_odd] "=&r"(b_odd)
-          : [pitch] "r"(pitch), [row_step] "r"(row_step), [offset2] "r"(offset2)
+  __asm__(GRT_DEPTHWISE_TAPS3 "add %[x], %[x], %[row_pitch]\n\t" GRT_DEPTHWISE_TAPS3
+          "add %[x], %[x], %[row_pitch]\n\t" GRT_DEPTHWISE_TAPS3 "sub %[x], %[x], %[row_pitch], lsl #1"
+          : [x] "+r"(x), GRT_DEPTHWISE_SUMS
+          : [pitch] "r"(pitch), [row_pitch] "r"(row_pitch), [offset2] "r"(offset2)
           : "memory");
   s = {c0, c1, c2, c3};
 }
-#undef GRT_DEPTHWISE_NEXT_ROW
-#undef GRT_DEPTHWISE_ROW
+
+// The taps of a 3x3 window on the image's border for four channels: `rows` x `cols` taps
+// (cols in 1..3) from the activations at x and the packed weights at w (pack_3x3's, from
+// the first tap inside), each row one block of the interior's taps that leaves w on the
+// next row's weights.
+inline void depthwise_3x3_border(const int8_t* x, const uint32_t* w, int32_t rows, int32_t cols, size_t pitch,
+                                 size_t row_pitch, uint32_t offset2, Sums4& s) {
+  uint32_t a, b, a_odd, b_odd;
+  uint32_t c0 = s.c0, c1 = s.c1, c2 = s.c2, c3 = s.c3;
+  for (int32_t fy = 0; fy < rows; ++fy, x += row_pitch) {
+    if (cols == 3) {
+      __asm__(GRT_DEPTHWISE_TAPS3 : GRT_DEPTHWISE_SUMS : [x] "r"(x), [pitch] "r"(pitch), [offset2] "r"(offset2) : "memory");
+    } else if (cols == 2) {
+      __asm__(GRT_DEPTHWISE_TAPS2 "add %[w], %[w], #8"
+              : GRT_DEPTHWISE_SUMS
+              : [x] "r"(x), [pitch] "r"(pitch), [offset2] "r"(offset2)
+              : "memory");
+    } else {
+      __asm__(GRT_DEPTHWISE_TAPS1 "add %[w], %[w], #16" : GRT_DEPTHWISE_SUMS : [x] "r"(x), [offset2] "r"(offset2) : "memory");
+    }
+  }
+  s = {c0, c1, c2, c3};
+}
+#undef GRT_DEPTHWISE_SUMS
+#undef GRT_DEPTHWISE_TAPS3
+#undef GRT_DEPTHWISE_TAPS2
+#undef GRT_DEPTHWISE_TAPS1
 #undef GRT_DEPTHWISE_TAP
 #else
-inline void depthwise_3x3(const int8_t* x, const uint32_t* w, size_t pitch, size_t row_pitch, uint32_t offset2,
+inline void depthwise_3x3(const int8_t*& x, const uint32_t*& w, size_t pitch, size_t row_pitch, uint32_t offset2,
                           Sums4& s) {
-  for (int fy = 0; fy < 3; ++fy, x += row_pitch) {
+  const int8_t* row = x;
+  for (int fy = 0; fy < 3; ++fy, row += row_pitch) {
     for (int fx = 0; fx < 3; ++fx, w += 2) {
-      const uint32_t xv = load4(x + static_cast<size_t>(fx) * pitch);
+      const uint32_t xv = load4(row + static_cast<size_t>(fx) * pitch);
       const uint32_t x_even = sxtab16(offset2, xv), x_odd = sxtab16_ror8(offset2, xv);
       s.c0 = smlabb(x_even, w[0], s.c0);
       s.c1 = smlabb(x_odd, w[1], s.c1);
@@ -99,7 +129,6 @@ inline void depthwise_3x3(const int8_t* x, const uint32_t* w, size_t pitch, size
     }
   }
 }
-#endif
 
 // The taps of a 3x3 window on the image's border for four channels: `rows` x `cols` taps
 // from the activations at x and the packed weights at w (pack_3x3's, from the first tap
@@ -119,14 +148,18 @@ inline void depthwise_3x3_border(const int8_t* x, const uint32_t* w, int32_t row
     }
   }
 }
+#endif
 
-// Four channels' sums requantized and stored (all four before storing: an int8 store may
-// alias the table).
+// Four channels' sums requantized, packed and stored as one word (all four before
+// storing: an int8 store may alias the table).
 template <class Requantizer, class Stage>
 inline void store4(int8_t* out, const Requantizer* r, const Sums4& s, const Stage& stage) {
-  const int8_t values[4] = {finish(r[0], s.c0, stage), finish(r[1], s.c1, stage), finish(r[2], s.c2, stage),
-                            finish(r[3], s.c3, stage)};
-  memcpy(out, values, 4);
+  store_word(out, bytes_of(finish(r[0], s.c0, stage), finish(r[1], s.c1, stage), finish(r[2], s.c2, stage),
+                           finish(r[3], s.c3, stage)));
+}
+template <class Stage>
+inline void store4(int8_t* out, const FastRequantizer* r, const Sums4& s, const Stage&) {
+  store_word(out, fast_requantize4(r, s.c0, s.c1, s.c2, s.c3));
 }
 
 // Channels handled per pass over the image: their requantizers sit in a stack table.
@@ -189,18 +222,21 @@ inline void depthwise_multiplier1(const conv::ConvGeometry& g, const int8_t* inp
   for (int32_t chunk = 0; chunk < blocked; chunk += kDepthwiseChunk) {
     const int32_t chunk_end = blocked - chunk < kDepthwiseChunk ? blocked : chunk + kDepthwiseChunk;
     fill_requantizers(a, chunk, chunk_end - chunk, table);
+    const Requantizer* const table_end = table + (chunk_end - chunk);
     if (unit_3x3) pack_3x3(filter, pixel_pitch, chunk, chunk_end, packed);
     int8_t* out = output;
     for (int32_t b = 0; b < g.batches; ++b) {
       for (int32_t oy = 0; oy < g.output_h; ++oy) {
         for (int32_t ox = 0; ox < g.output_w; ++ox, out += pixel_pitch) {
           const TapWalk walk = tap_walk(g, input, filter, b, oy, ox);
-          if (walk.whole_3x3) {
+          if (walk.whole_3x3) {  // one pointer per stream, each stepped by the loop
+            const int8_t* x = walk.x + chunk;
             const uint32_t* w = packed;
-            for (int32_t c = chunk; c < chunk_end; c += 4, w += 18) {
+            int8_t* o = out + chunk;
+            for (const Requantizer* r = table; r != table_end; r += 4, x += 4, o += 4) {
               Sums4 s{0, 0, 0, 0};
-              depthwise_3x3(walk.x + c, w, pixel_pitch, row_pitch, offset2, s);
-              store4(out + c, table + (c - chunk), s, stage);
+              depthwise_3x3(x, w, pixel_pitch, row_pitch, offset2, s);
+              store4(o, r, s, stage);
             }
             continue;
           }

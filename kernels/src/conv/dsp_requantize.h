@@ -128,6 +128,37 @@ struct FastRequantizer {
   }
 };
 
+// Four channels' sums through FastRequantizer (r[0..3]), packed into one word, byte k from
+// channel k. On the core one block: the four requantizers addressed from one pointer (in C,
+// GCC 12 keeps a pointer per channel and spills them) and no sign extension before packing.
+inline uint32_t fast_requantize4(const FastRequantizer* r, uint32_t s0, uint32_t s1, uint32_t s2, uint32_t s3) {
+#if defined(GRT_DSP_EMULATE)
+  return bytes_of(r[0].apply(s0), r[1].apply(s1), r[2].apply(s2), r[3].apply(s3));
+#else
+  static_assert(sizeof(FastRequantizer) == 16, "the block below addresses requantizers 16 bytes apart");
+#define GRT_FAST_REQUANTIZE(sum, at)                 \
+  "ldrd %[b], %[m], [%[r], #" at "]\n\t"            \
+  "ldrd %[c], %[e], [%[r], #" at " + 8]\n\t"        \
+  "add %[" sum "], %[" sum "], %[b]\n\t"            \
+  "lsl %[h], %[" sum "], #1\n\t"                    \
+  "smmlar %[h], %[h], %[m], %[c]\n\t"               \
+  "add %[h], %[h], %[" sum "], asr #31\n\t"         \
+  "asr %[h], %[h], %[e]\n\t"                        \
+  "ssat %[h], #8, %[h]\n\t"
+  uint32_t b, m, c, e, h, word;
+  __asm__(GRT_FAST_REQUANTIZE("s0", "0") "uxtb %[word], %[h]\n\t"
+          GRT_FAST_REQUANTIZE("s1", "16") "bfi %[word], %[h], #8, #8\n\t"
+          GRT_FAST_REQUANTIZE("s2", "32") "bfi %[word], %[h], #16, #8\n\t"
+          GRT_FAST_REQUANTIZE("s3", "48") "orr %[word], %[word], %[h], lsl #24"
+          : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [b] "=&r"(b), [m] "=&r"(m), [c] "=&r"(c),
+            [e] "=&r"(e), [h] "=&r"(h), [word] "=&r"(word)
+          : [r] "r"(r)
+          : "memory");
+#undef GRT_FAST_REQUANTIZE
+  return word;
+#endif
+}
+
 // Whether FastRequantizer applies to every output channel of `a` (patches of `taps`).
 inline bool fast_requantize_applies(const conv::Int8Arithmetic& a, int32_t channels, size_t taps) {
   if (!clamps_to_int8(a)) return false;

@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <set>
+#include <utility>
 
 #include "conv/conv2d_dsp.h"
 #include "conv/depthwise_multiplied_dsp.h"
@@ -279,14 +281,9 @@ struct Case {
 
 // `fast`: right shifts only and the whole int8 range, as in the models' layers, so that
 // FastRequantizer applies.
-Case random_case(const Geometry& g, std::mt19937& engine, bool depthwise, bool fast = false) {
+Case case_of(const Geometry& g, S8 spec, std::mt19937& engine, bool depthwise) {
   Case c;
-  c.spec = random_spec(g, engine);
-  if (fast) {
-    for (int32_t& shift : c.spec.shifts) shift = -int32_t(1 + engine() % 12);
-    c.spec.activation_min = -128;
-    c.spec.activation_max = 127;
-  }
+  c.spec = std::move(spec);
   const S8& s = c.spec;
   c.input = pattern<int8_t>(elements(g.input), engine(), -128, 127);
   const std::string kernel = depthwise ? "depthwise_conv2d_s8" : "conv2d_s8";
@@ -299,6 +296,16 @@ Case random_case(const Geometry& g, std::mt19937& engine, bool depthwise, bool f
                                              : ref::conv2d_sums<int64_t>(in, f, out, g.window, product),
                                 false);
   return c;
+}
+
+Case random_case(const Geometry& g, std::mt19937& engine, bool depthwise, bool fast = false) {
+  S8 spec = random_spec(g, engine);
+  if (fast) {
+    for (int32_t& shift : spec.shifts) shift = -int32_t(1 + engine() % 12);
+    spec.activation_min = -128;
+    spec.activation_max = 127;
+  }
+  return case_of(g, std::move(spec), engine, depthwise);
 }
 
 TEST(Conv2dDsp, MatchesThePortableKernelAndTflmOnRandomShapes) {
@@ -392,6 +399,62 @@ TEST(DepthwiseDsp, MatchesThePortableKernelAndTflmOnRandomShapes) {
   }
   EXPECT_GT(fast, int(shapes.size()));  // both requantizations are taken
   EXPECT_LT(fast, 2 * int(shapes.size()) - 25);
+}
+
+// Every window of a 3x3 filter the multiplier-1 path meets (1 to 3 rows by 1 to 3 columns
+// inside the image: the interior block and the border rows of one, two and three taps),
+// channel counts around the chunk of 16 and not multiples of 4, extreme multipliers and
+// shifts, both clamps, and FastRequantizer's four-channel block where it applies.
+TEST(DepthwiseDsp, EveryWindowSizeAndExtremeRequantizationMatchThePortableKernelAndTflm) {
+  std::mt19937 engine(4242);
+  const int32_t multipliers[] = {0, 1, 1 << 30, INT32_MAX, 1073741825, 1518500250};
+  const int32_t shifts[] = {-31, -30, -13, -7, -1, 0, 1, 2};
+  const int32_t fast_shifts[] = {-1, -7, -13, -20};
+  std::set<std::pair<int32_t, int32_t>> windows;  // (rows, cols) inside the image
+  int cases = 0, fast = 0, narrowed = 0;
+  for (const int64_t h : {1, 2, 3, 5}) {
+    for (const int64_t w : {1, 2, 4}) {
+      for (const int pad : {0, 1, 2}) {
+        for (const int64_t channels : {4, 7, 16, 21, 36}) {
+          Geometry g;
+          g.window = {1, 1, 1, 1, pad, pad};
+          g.input = {1, h, w, channels};
+          g.filter = {1, 3, 3, channels};
+          g.output = {1, windowed(h, 3, 1, 1, pad), windowed(w, 3, 1, 1, pad), channels};
+          for (int variant = 0; variant < 3; ++variant) {  // extreme; extreme, narrowed; fast
+            S8 spec = random_spec(g, engine);
+            for (size_t c = 0; c < size_t(channels); ++c) {
+              spec.multipliers[c] = multipliers[(c + size_t(variant)) % 6];
+              spec.shifts[c] = variant == 2 ? fast_shifts[c % 4] : shifts[(3 * c + size_t(h)) % 8];
+            }
+            spec.activation_min = variant == 1 ? -100 : -128;
+            spec.activation_max = variant == 1 ? 90 : 127;
+            const Case c = case_of(g, std::move(spec), engine, true);
+            const S8& s = c.spec;
+            const conv::ConvGeometry cg = geometry_of(s);
+            for (int32_t oy = 0; oy < cg.output_h; ++oy) {
+              for (int32_t ox = 0; ox < cg.output_w; ++ox) {
+                const dsp::TapWalk walk = dsp::tap_walk(cg, c.input.data(), s.filter.data(), 0, oy, ox);
+                if (walk.rows > 0) windows.insert({walk.rows, walk.cols});
+              }
+            }
+            fast += dsp::fast_requantize_applies(arithmetic_of(s), int32_t(channels), 9);
+            narrowed += variant == 1;
+            std::vector<int8_t> got(elements(g.output), 0x55);
+            ASSERT_TRUE(dsp::depthwise_conv2d_s8(cg, c.input.data(), s.filter.data(), got.data(), arithmetic_of(s)));
+            EXPECT_EQ(got, c.portable) << "input " << ::testing::PrintToString(g.input) << " pad " << pad << " variant "
+                                       << variant;
+            EXPECT_EQ(got, c.expected) << "input " << ::testing::PrintToString(g.input) << " pad " << pad << " variant "
+                                       << variant;
+            ++cases;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(windows.size(), 9u);  // every rows x cols from 1x1 to 3x3
+  EXPECT_GT(fast, cases / 4);     // the fast variant mostly qualifies
+  EXPECT_GT(narrowed, 0);
 }
 
 // Depth multipliers 2 and 4j (depthwise_multiplied_dsp.h) on random windows: borders,
