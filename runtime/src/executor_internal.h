@@ -19,6 +19,7 @@
 
 #include "build_features.h"
 #include "executor_state.h"
+#include "graphrt/allocator.h"
 #include "graphrt/platform.h"
 #include "model_check.h"
 
@@ -114,6 +115,30 @@ grt_status fail_out_of_memory(grt_executor* x, grt_error* error, int64_t node, u
 grt_status bind_allocator(grt_executor* x, grt_error* error);
 void build_dynamic_orders(grt_executor* x, const Lifetime* lifetimes);
 void free_intermediates(grt_executor* x);
+
+// ---- each node's workspace, for run()'s loop and grt_subgraph_run's ----
+// Inline, not out of line in one .cpp: as a call, run() grew the runtime core by 32 B at
+// -Os (and with a body inlined into run() beside an out-of-line copy for grt_subgraph_run,
+// by 4 B: GCC then outlines Node::workspace_pool for its other callers).
+//
+// Node n's workspace: planned (static pools), the stack strategy's one buffer, or taken from
+// the allocator for this node alone (DYNAMIC). NULL when the node has none, or, for a node
+// that has one, when the allocator had no room: then x->error says GRT_ERR_OUT_OF_MEMORY
+// naming the node.
+inline uint8_t* take_workspace(grt_executor* x, uint32_t n, const fb::Node* node) {
+  const size_t bytes = static_cast<size_t>(node->workspace_bytes());
+  if (bytes == 0) return nullptr;
+  if (is_stack(strategy_of(x))) return x->stack_workspace;
+  if (!is_scheduled(strategy_of(x))) return x->pool_base[node->workspace_pool()] + node->workspace_offset();
+  auto* workspace = static_cast<uint8_t*>(grt_allocate(x->allocator, bytes, kActivationAlignment));
+  if (workspace == nullptr) fail_out_of_memory(x, &x->error, n, UINT32_MAX, bytes);
+  return workspace;
+}
+
+// Gives back what take_workspace took from the allocator (DYNAMIC); nothing otherwise.
+inline void give_back_workspace(grt_executor* x, uint8_t* workspace) {
+  if (workspace != nullptr && is_scheduled(strategy_of(x))) grt_free(x->allocator, workspace);
+}
 
 // ---- state_reset.cpp ----
 // Every State tensor back to its initial bytes (memory must be bound).

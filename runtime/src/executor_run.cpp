@@ -83,19 +83,10 @@ grt_status run_general(grt_executor* x) {
       if (alloc_begin[n] != alloc_begin[n + 1]) sync_prepared(x);
     }
     const size_t workspace_bytes = static_cast<size_t>(node->workspace_bytes());
-    uint8_t* workspace = nullptr;
-    if (workspace_bytes != 0) {
-      if (dynamic) {
-        workspace = static_cast<uint8_t*>(grt_allocate(x->allocator, workspace_bytes, kActivationAlignment));
-        if (workspace == nullptr) {
-          const grt_status s = fail_out_of_memory(x, &x->error, n, UINT32_MAX, workspace_bytes);
-          free_intermediates(x);
-          return s;
-        }
-      } else {
-        workspace = is_stack(strategy) ? x->stack_workspace
-                                                   : x->pool_base[node->workspace_pool()] + node->workspace_offset();
-      }
+    uint8_t* workspace = take_workspace(x, n, node);
+    if (dynamic && workspace == nullptr && workspace_bytes != 0) {  // the allocator had no room
+      free_intermediates(x);
+      return GRT_ERR_OUT_OF_MEMORY;  // x->error names the node and the bytes
     }
     if (x->workspace != nullptr) grt_stack_init(x->workspace, workspace, workspace_bytes);
     TVMBackendPackedCFunc function;
@@ -113,7 +104,7 @@ grt_status run_general(grt_executor* x) {
     if (hooks != nullptr && hooks->node_done != nullptr) {
       hooks->node_done(hooks->user, n, kernel_name(x->model, n), grt_platform_ticks() - start);
     }
-    if (dynamic && workspace != nullptr) grt_free(x->allocator, workspace);
+    give_back_workspace(x, workspace);
     if (rc != 0) {
       if (dynamic) free_intermediates(x);
       return kernel_failed(x, n, rc);

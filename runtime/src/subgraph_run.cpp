@@ -2,7 +2,6 @@
 // way run() runs the main graph's, inside the control node that invokes them. Kept out of
 // the loader_executor unit so that a program without a control kernel does not link it.
 #include "executor_internal.h"
-#include "graphrt/allocator.h"
 #include "graphrt/subgraph.h"
 #include "message.h"
 
@@ -26,28 +25,6 @@ bool cancelled(const grt_executor* x) {
   if (x->cancel_requested.load(std::memory_order_relaxed) == 0) return false;
   TVMAPISetLastError("cancelled");
   return true;
-}
-
-// The node's workspace: planned (static pools), the stack strategy's one buffer, or taken
-// from the allocator for this node alone (DYNAMIC, as run() takes a main-graph node's; the
-// subgraph's tensors were taken before its control node, whose span they live in). NULL
-// with the message set when the allocator has no room.
-uint8_t* take_workspace(grt_executor* x, uint32_t n, const fb::Node* node, bool* failed) {
-  *failed = false;
-  const size_t bytes = static_cast<size_t>(node->workspace_bytes());
-  if (bytes == 0) return nullptr;
-  if (is_stack(strategy_of(x))) return x->stack_workspace;
-  if (!is_scheduled(strategy_of(x))) return x->pool_base[node->workspace_pool()] + node->workspace_offset();
-  auto* workspace = static_cast<uint8_t*>(grt_allocate(x->allocator, bytes, kActivationAlignment));
-  if (workspace == nullptr) {
-    fail_out_of_memory(x, &x->error, n, UINT32_MAX, bytes);
-    *failed = true;
-  }
-  return workspace;
-}
-
-void give_back_workspace(grt_executor* x, uint8_t* workspace) {
-  if (workspace != nullptr && is_scheduled(strategy_of(x))) grt_free(x->allocator, workspace);
 }
 
 }  // namespace
@@ -116,9 +93,10 @@ int grt_subgraph_run(int64_t subgraph) {
       return -1;
     }
     const size_t workspace_bytes = static_cast<size_t>(node->workspace_bytes());
-    bool no_room = false;
-    uint8_t* workspace = grt::take_workspace(x, n, node, &no_room);
-    if (no_room) return -1;
+    // DYNAMIC takes each node's workspace for it alone, as run() does; the subgraph's tensors
+    // were taken before its control node, whose span they live in.
+    uint8_t* workspace = grt::take_workspace(x, n, node);
+    if (workspace == nullptr && workspace_bytes != 0) return -1;  // the message says so already
     if (x->workspace != nullptr) grt_stack_init(x->workspace, workspace, workspace_bytes);
     x->error.message[0] = '\0';
     const uint64_t start = (hooks != nullptr && hooks->node_done != nullptr) ? grt_platform_ticks() : 0;

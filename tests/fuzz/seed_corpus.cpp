@@ -1,6 +1,7 @@
 // Writes seed inputs for the fuzz targets at run time (nothing large is committed):
 // builder models bare and in envelopes (unsigned, signed, truncated) for the loader, and
-// the zoo's small real models, imported for the loader and as they are for the importer.
+// the zoo's small real models and a CALL_ONCE model of the test builders, imported for the
+// loader and as they are for the importer.
 // The same models feed the memory target bare and the CLI target inside command lines.
 //   fuzz_seed_corpus OUT_DIR [ZOO_DIR]   ->  OUT_DIR/<target>/* for each fuzz target
 #include <cstdio>
@@ -15,6 +16,7 @@
 #if GRT_FUZZ_HAVE_IMPORTER
 #include "graphrt/tools/importer.h"
 #include "graphrt/tools/planner.h"
+#include "variable_models.h"
 #endif
 
 namespace fs = std::filesystem;
@@ -74,6 +76,24 @@ void write_import_seed(const fs::path& out, const std::string& name, const std::
   write(out / "cli_fuzz" / (name + ".import"), input);
 }
 
+#if GRT_FUZZ_HAVE_IMPORTER
+// A .tflite model as it is for the importer and the CLI's import, and imported (when it
+// converts) for the loader and the blob targets. Returns how many seed models it wrote.
+int write_tflite_seeds(const fs::path& out, const std::string& name, const std::vector<uint8_t>& tflite,
+                       const grt::signing::KeyPair& key) {
+  write(out / "importer_fuzz" / (name + ".tflite"), tflite);
+  write_import_seed(out, name, tflite);
+  grt::tools::ModelDef model;
+  const grt::tools::ImportResult result = grt::tools::import_tflite(tflite.data(), tflite.size(), &model);
+  if (!result.ok || !result.unsupported.empty()) return 1;
+  grt::tools::plan_default(&model);
+  const std::vector<uint8_t> blob = grt::tools::serialize(model);
+  write_model_and_envelopes(out / "loader_fuzz", name, blob, key);
+  write_blob_seeds(out, name, blob);
+  return 2;
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -108,22 +128,20 @@ int main(int argc, char** argv) {
     write_blob_seeds(out, "if_else_copy", blob);
     ++seeds;
   }
+#if GRT_FUZZ_HAVE_IMPORTER
+  // A CALL_ONCE whose initialiser computes (an ADD): the importer turns it into a call_once
+  // node and a subgraph, a path mutation of the zoo's models would have to find by chance.
+  seeds += write_tflite_seeds(out, "call_once_computing", grt::test::build_tflite(grt::test::computing_started_accumulator()), key);
+#endif
   if (argc >= 3 && fs::is_directory(fs::path(argv[2]) / "models")) {
     for (const auto& entry : fs::directory_iterator(fs::path(argv[2]) / "models")) {
       if (entry.path().extension() != ".tflite" || entry.file_size() > kMaxSeedBytes) continue;
-      fs::copy_file(entry.path(), importer / entry.path().filename(), fs::copy_options::overwrite_existing);
-      ++seeds;
 #if GRT_FUZZ_HAVE_IMPORTER
       std::ifstream in(entry.path(), std::ios::binary);
       const std::vector<uint8_t> tflite((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      write_import_seed(out, entry.path().stem().string(), tflite);
-      grt::tools::ModelDef model;
-      const grt::tools::ImportResult result = grt::tools::import_tflite(tflite.data(), tflite.size(), &model);
-      if (!result.ok || !result.unsupported.empty()) continue;
-      grt::tools::plan_default(&model);
-      const std::vector<uint8_t> blob = grt::tools::serialize(model);
-      write_model_and_envelopes(loader, entry.path().stem().string(), blob, key);
-      write_blob_seeds(out, entry.path().stem().string(), blob);
+      seeds += write_tflite_seeds(out, entry.path().stem().string(), tflite, key);
+#else
+      fs::copy_file(entry.path(), importer / entry.path().filename(), fs::copy_options::overwrite_existing);
       ++seeds;
 #endif
     }

@@ -14,14 +14,13 @@
 #include <vector>
 
 #include "elementwise/add_dsp.h"
-#include "one_node.h"
+#include "quantized_binary.h"
 
 namespace grt::test {
 namespace {
 
 namespace dsp = grt::kernels::dsp;
 using kernels::TwoInputRescaling;
-using tools::ArgDef;
 using tools::DType;
 
 struct AddCase {
@@ -37,23 +36,10 @@ int64_t count_of(const std::vector<int64_t>& shape) {
 }
 
 std::vector<int8_t> run_portable(const AddCase& c, const std::vector<int8_t>& a, const std::vector<int8_t>& b) {
-  OneNode m;
-  const uint32_t ta = m.input(DType::Int8, c.a_shape);
-  const uint32_t tb = m.input(DType::Int8, c.b_shape);
-  const uint32_t ty = m.output(DType::Int8, c.out_shape);
   const TwoInputRescaling& p = c.p;
-  m.node("add_s8", {ArgDef::input(ta), ArgDef::input(tb), ArgDef::output(ty), ArgDef::integer(p.left_shift),
-                    ArgDef::integer(p.a_offset), ArgDef::integer(p.a_multiplier), ArgDef::integer(p.a_shift),
-                    ArgDef::integer(p.b_offset), ArgDef::integer(p.b_multiplier), ArgDef::integer(p.b_shift),
-                    ArgDef::integer(p.out_offset), ArgDef::integer(p.out_multiplier), ArgDef::integer(p.out_shift),
-                    ArgDef::integer(c.act_min), ArgDef::integer(c.act_max)});
-  Loaded x(m.def);
-  EXPECT_EQ(x.status(), GRT_OK) << x.message();
-  if (x.status() != GRT_OK) return {};
-  x.set_input(0, a);
-  x.set_input(1, b);
-  EXPECT_EQ(x.run(), GRT_OK) << x.run_message();
-  return x.output<int8_t>(0);
+  const QuantizedBinaryParams params{p.left_shift, p.a_offset, p.a_multiplier, p.a_shift, p.b_offset, p.b_multiplier,
+                                     p.b_shift,    p.out_offset, p.out_multiplier, p.out_shift, c.act_min, c.act_max};
+  return run_quantized_binary<int8_t>("add_s8", DType::Int8, c.a_shape, a, c.b_shape, b, c.out_shape, params);
 }
 
 // A host DLTensor over `data` with `shape`.

@@ -6,12 +6,12 @@
 
 #include <flatbuffers/flexbuffers.h>
 
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "dft.h"
 #include "graphrt/tools/importer.h"
 #include "one_node.h"
 #include "tflite_op_model.h"
@@ -76,25 +76,6 @@ std::vector<T> run_fft(TensorType type, int fft_length, const std::vector<T>& x,
   loaded.set_input(0, x);
   EXPECT_EQ(loaded.run(), GRT_OK) << loaded.run_message();
   return loaded.output<T>(0);
-}
-
-// The real DFT of x zero-padded to `length`: bins 0..length/2 as (re, im) pairs.
-template <typename T>
-std::vector<double> dft(const std::vector<T>& x, int length) {
-  const double pi = 3.141592653589793238462643383279502884;
-  std::vector<double> bins;
-  for (int k = 0; k <= length / 2; ++k) {
-    double re = 0;
-    double im = 0;
-    for (size_t t = 0; t < x.size(); ++t) {
-      const double phase = -2 * pi * k * static_cast<double>(t) / length;
-      re += static_cast<double>(x[t]) * std::cos(phase);
-      im += static_cast<double>(x[t]) * std::sin(phase);
-    }
-    bins.push_back(re);
-    bins.push_back(im);
-  }
-  return bins;
 }
 
 // A deterministic test signal of `n` samples in [-amplitude, amplitude).

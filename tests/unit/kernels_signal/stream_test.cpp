@@ -6,13 +6,13 @@
 
 #include <flatbuffers/flexbuffers.h>
 
-#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "dft.h"
 #include "graphrt/tools/importer.h"
 #include "one_node.h"
 #include "tflite_op_model.h"
@@ -362,22 +362,6 @@ TEST(SignalIrfft, DcAndNyquistBinsGiveFlatAndAlternatingSignals) {
   EXPECT_EQ(run<int16_t>(*loaded, {16384, 0, 0, 0, 0, 0, 0, 0, 0, 0}), (S16{2048, 2048, 2048, 2048, 2048, 2048, 2048, 2048}));
   // Nyquist 16384: the fold gives (8192, -8191), the stage (2048, -2048).
   EXPECT_EQ(run<int16_t>(*loaded, {0, 0, 0, 0, 0, 0, 0, 0, 16384, 0}), (S16{2048, -2048, 2048, -2048, 2048, -2048, 2048, -2048}));
-}
-
-// sum over the whole (Hermitian) spectrum of X[k] e^{2 pi i k t / L}: L times the signal.
-template <typename T>
-std::vector<double> inverse_dft(const std::vector<T>& spectrum, int length) {
-  const double pi = 3.141592653589793238462643383279502884;
-  std::vector<double> y(static_cast<size_t>(length));
-  for (int t = 0; t < length; ++t) {
-    double sum = static_cast<double>(spectrum[0]) + static_cast<double>(spectrum[static_cast<size_t>(length)]) * (t % 2 == 0 ? 1.0 : -1.0);
-    for (int k = 1; k < length / 2; ++k) {
-      const double phase = 2 * pi * k * t / length;
-      sum += 2 * (static_cast<double>(spectrum[2 * k]) * std::cos(phase) - static_cast<double>(spectrum[2 * k + 1]) * std::sin(phase));
-    }
-    y[static_cast<size_t>(t)] = sum;
-  }
-  return y;
 }
 
 // DC, bin 1 real, bin 3 imaginary, bin 5 both, times `scale`.
