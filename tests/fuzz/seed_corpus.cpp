@@ -1,7 +1,8 @@
 // Writes seed inputs for the fuzz targets at run time (nothing large is committed):
 // builder models bare and in envelopes (unsigned, signed, truncated) for the loader, and
 // the zoo's small real models and a CALL_ONCE model of the test builders, imported for the
-// loader and as they are for the importer.
+// loader and as they are for the importer, and a band plan with kept halos (views of one
+// buffer that a copy node reads and writes, a scratch shared by two tensors).
 // The same models feed the memory target bare and the CLI target inside command lines.
 //   fuzz_seed_corpus OUT_DIR [ZOO_DIR]   ->  OUT_DIR/<target>/* for each fuzz target
 #include <cstdio>
@@ -17,6 +18,11 @@
 #include "graphrt/tools/importer.h"
 #include "graphrt/tools/planner.h"
 #include "variable_models.h"
+#endif
+#if GRT_FUZZ_HAVE_BANDS
+#include "band_chain_model.h"
+#include "graphrt/tools/bands.h"
+#include "graphrt/tools/memory_plan.h"
 #endif
 
 namespace fs = std::filesystem;
@@ -128,6 +134,21 @@ int main(int argc, char** argv) {
     write_blob_seeds(out, "if_else_copy", blob);
     ++seeds;
   }
+#if GRT_FUZZ_HAVE_BANDS
+  {
+    grt::tools::ModelDef banded = grt::test::band_chain_model();
+    std::string band_error;
+    if (!grt::tools::apply_bands(&banded, {grt::tools::BandChain{0, 3}, 8, grt::tools::BandHalo::kKeep}, nullptr, nullptr, &band_error) ||
+        !grt::tools::plan_model(&banded, grt::tools::PlanOptions{}, nullptr, &band_error)) {
+      std::fprintf(stderr, "fuzz_seed_corpus: the band seed: %s\n", band_error.c_str());
+      return 1;
+    }
+    const std::vector<uint8_t> blob = grt::tools::serialize(banded);
+    write_model_and_envelopes(loader, "band_chain_kept", blob, key);
+    write_blob_seeds(out, "band_chain_kept", blob);
+    ++seeds;
+  }
+#endif
 #if GRT_FUZZ_HAVE_IMPORTER
   // A CALL_ONCE whose initialiser computes (an ADD): the importer turns it into a call_once
   // node and a subgraph, a path mutation of the zoo's models would have to find by chance.
