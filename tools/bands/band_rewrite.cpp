@@ -6,6 +6,7 @@
 // intermediate for every band, whose rows still needed move to its top before each band).
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "graphrt/tools/bands.h"
@@ -115,6 +116,11 @@ int64_t clip(int64_t row, int64_t height) { return std::clamp<int64_t>(row, 0, h
 std::vector<BandRows> kept_steps(const ModelDef& model, const BandChain& chain, int64_t rows) {
   const ChainShape c = shape_of(model, chain);
   const auto height_of = [&](uint32_t t) { return model.tensors[t].shape[1]; };
+  std::set<uint32_t> intermediates;  // outputs of all but the last node
+  for (uint32_t k = 0; k + 1 < c.length; ++k) {
+    const NodeDef& node = model.nodes[chain.first + k];
+    intermediates.insert(arg_tensor(node, op_of(model, node).output));
+  }
   const auto over = [&](int64_t v) {
     const std::map<uint32_t, int64_t> now = frontiers(model, chain, v), next = frontiers(model, chain, v + rows);
     return std::any_of(now.begin(), now.end(), [&](const auto& e) {
@@ -163,8 +169,7 @@ std::vector<BandRows> kept_steps(const ModelDef& model, const BandChain& chain, 
       }
     }
     for (const auto& [t, frontier] : f[j]) {
-      const bool intermediate = t != c.final_output && std::any_of(steps.begin(), steps.end(), [t = t](const BandRows& s) { return s.computed.count(t) != 0; });
-      if (!intermediate) continue;  // the chain's input and output are whole tensors
+      if (intermediates.count(t) == 0) continue;  // the chain's input and output are whole tensors
       int64_t begin = first_read.count(t) != 0 ? std::min(first_read[t], frontier) : frontier;
       const auto computed = steps[j].computed.find(t);
       if (computed != steps[j].computed.end()) begin = std::min(begin, computed->second.begin);
@@ -182,16 +187,17 @@ class Views {
   // Rows `rows` of a tensor like `whole`, whose rows from `first_held` on `base` holds:
   // `base` itself when it is exactly those rows.
   uint32_t rows_of(uint32_t base, const TensorDef& whole, int64_t first_held, Rows rows) {
-    std::vector<int64_t> shape = rows_shape(whole, rows.count());
     const uint64_t offset = static_cast<uint64_t>(rows.begin - first_held) * bands::row_bytes(whole);
     const TensorDef& holder = model_->tensors[base];
-    if (offset == 0 && holder.shape == shape && holder.dtype == whole.dtype) return base;
-    const auto key = std::make_tuple(base, offset, static_cast<int>(whole.dtype), shape);
+    const bool same_shape = holder.shape.size() == 4 && holder.shape[0] == 1 && holder.shape[1] == rows.count() &&
+                            holder.shape[2] == whole.shape[2] && holder.shape[3] == whole.shape[3];
+    if (offset == 0 && same_shape && holder.dtype == whole.dtype) return base;
+    const auto key = std::make_tuple(base, offset, static_cast<int>(whole.dtype), rows.count(), whole.shape[2], whole.shape[3]);
     const auto found = made_.find(key);
     if (found != made_.end()) return found->second;
     const int64_t first = rows.begin - first_held;  // of `base`
     const std::string name = holder.name + " rows " + std::to_string(first) + "-" + std::to_string(first + rows.count() - 1);
-    const uint32_t view = model_->add_alias(name, base, std::move(shape), offset);
+    const uint32_t view = model_->add_alias(name, base, rows_shape(whole, rows.count()), offset);
     model_->tensors[view].dtype = whole.dtype;  // a shared scratch buffer holds tensors of any type
     model_->tensors[view].quantization = whole.quantization;
     made_.emplace(key, view);
@@ -200,7 +206,8 @@ class Views {
 
  private:
   ModelDef* model_;
-  std::map<std::tuple<uint32_t, uint64_t, int, std::vector<int64_t>>, uint32_t> made_;
+  // (base, byte offset, type, rows, width, channels): the view's shape without a vector.
+  std::map<std::tuple<uint32_t, uint64_t, int, int64_t, int64_t, int64_t>, uint32_t> made_;
 };
 
 // Keep mode: intermediates that never hold a row from one step to the next (each step's
@@ -266,25 +273,24 @@ namespace bands {
 
 bool rewrite_chain(const ModelDef& in, const BandStep& step, BandCost* cost, std::vector<bool>* banded_nodes, ModelDef* rewritten,
                    std::string* error) {
-  const ModelDef* model = &in;
   const BandChain& chain = step.chain;
   const uint32_t bands = step.bands;
   const bool keep = step.halo == BandHalo::kKeep;
-  const ChainShape shape = shape_of(*model, chain);
+  const ChainShape shape = shape_of(in, chain);
   const uint32_t length = shape.length;
   const int64_t height = shape.height;
-  const auto node_at = [&](uint32_t k) -> const NodeDef& { return model->nodes[chain.first + k]; };
+  const auto node_at = [&](uint32_t k) -> const NodeDef& { return in.nodes[chain.first + k]; };
   if (bands < 2 || bands > height) {
     *error = std::to_string(bands) + " bands asked for over " + std::to_string(height) + " output rows (2 to the rows)";
     return false;
   }
   std::vector<uint32_t> intermediates;  // outputs of all but the last node
-  for (uint32_t k = 0; k + 1 < length; ++k) intermediates.push_back(arg_tensor(node_at(k), op_of(*model, node_at(k)).output));
+  for (uint32_t k = 0; k + 1 < length; ++k) intermediates.push_back(arg_tensor(node_at(k), op_of(in, node_at(k)).output));
   const auto is_intermediate = [&](uint32_t t) { return std::find(intermediates.begin(), intermediates.end(), t) != intermediates.end(); };
 
   std::vector<BandRows> plan;
   if (keep) {
-    plan = kept_steps(*model, chain, (height + bands - 1) / bands);
+    plan = kept_steps(in, chain, (height + bands - 1) / bands);
     for (uint32_t j = 0; j < plan.size(); ++j) {
       for (const auto& reads : plan[j].reads) {
         for (const InputRows& r : reads) {
@@ -298,21 +304,21 @@ bool rewrite_chain(const ModelDef& in, const BandStep& step, BandCost* cost, std
   } else {
     plan.resize(bands);
     for (uint32_t j = 0; j < bands; ++j) {
-      if (!recomputed_band(*model, chain, j, bands, &plan[j], error)) return false;
+      if (!recomputed_band(in, chain, j, bands, &plan[j], error)) return false;
     }
   }
 
-  ModelDef out = *model;
+  ModelDef out = in;
   out.nodes.erase(out.nodes.begin() + chain.first, out.nodes.begin() + chain.last + 1);
   Views views(&out);
   // Keep mode: each intermediate's one buffer, as high as the most rows a step holds.
   std::map<uint32_t, uint32_t> buffer;
   if (keep) {
     std::vector<uint64_t> slot_bytes;
-    const std::map<uint32_t, size_t> slot_of = transient_slots(*model, chain, intermediates, plan, &slot_bytes);
+    const std::map<uint32_t, size_t> slot_of = transient_slots(in, chain, intermediates, plan, &slot_bytes);
     std::vector<uint32_t> scratch;
     for (size_t k = 0; k < slot_bytes.size(); ++k) {
-      scratch.push_back(out.add_activation(model->tensors[final_output_of(*model, chain)].name + " band scratch " + std::to_string(k),
+      scratch.push_back(out.add_activation(in.tensors[final_output_of(in, chain)].name + " band scratch " + std::to_string(k),
                                            DType::Int8, {1, static_cast<int64_t>(slot_bytes[k])}));
     }
     for (const auto& [t, slot] : slot_of) buffer[t] = scratch[slot];
@@ -323,7 +329,7 @@ bool rewrite_chain(const ModelDef& in, const BandStep& step, BandCost* cost, std
         const auto held = b.held.find(t);
         if (held != b.held.end()) rows = std::max(rows, held->second.count());
       }
-      const TensorDef& whole = model->tensors[t];
+      const TensorDef& whole = in.tensors[t];
       buffer[t] = out.add_activation(whole.name + " kept rows", whole.dtype, rows_shape(whole, rows), whole.quantization);
     }
   }
@@ -336,7 +342,7 @@ bool rewrite_chain(const ModelDef& in, const BandStep& step, BandCost* cost, std
     const std::string band_name = " band " + std::to_string(j + 1) + "/" + std::to_string(steps);
     std::map<uint32_t, uint32_t> base;  // per intermediate: the tensor holding its rows this step
     for (const auto& [t, held] : b.held) {
-      const TensorDef& whole = model->tensors[t];
+      const TensorDef& whole = in.tensors[t];
       if (!keep) {
         base[t] = out.add_activation(whole.name + " band " + std::to_string(j), whole.dtype, rows_shape(whole, held.count()), whole.quantization);
         continue;
@@ -359,17 +365,17 @@ bool rewrite_chain(const ModelDef& in, const BandStep& step, BandCost* cost, std
     }
     // A tensor of rows `rows` of t: t itself, the tensor holding its rows, or a view.
     const auto view = [&](uint32_t t, Rows rows) -> uint32_t {
-      const TensorDef& whole = model->tensors[t];
+      const TensorDef& whole = in.tensors[t];
       if (!is_intermediate(t)) return views.rows_of(t, whole, 0, rows);
       return views.rows_of(base.at(t), whole, b.held.at(t).begin, rows);
     };
     for (uint32_t k = 0; k < length; ++k) {
       if (b.reads[k].empty()) continue;  // keep mode: no new rows of its output this step
       NodeDef node = node_at(k);
-      const RowOp& op = op_of(*model, node);
+      const RowOp& op = op_of(in, node);
       const uint32_t written = arg_tensor(node, op.output);
       const Rows rows = b.computed.at(written);
-      computed_macs += bands::macs_per_row(*model, node, op) * static_cast<uint64_t>(rows.count());
+      computed_macs += bands::macs_per_row(in, node, op) * static_cast<uint64_t>(rows.count());
       for (size_t i = 0; i < op.inputs.size(); ++i) {
         const int p = op.inputs[i];
         node.args[static_cast<size_t>(p)].value = view(arg_tensor(node, p), b.reads[k][i].rows);
@@ -383,14 +389,14 @@ bool rewrite_chain(const ModelDef& in, const BandStep& step, BandCost* cost, std
   uint64_t plain_macs = 0;
   for (uint32_t k = 0; k < length; ++k) {
     const NodeDef& node = node_at(k);
-    const RowOp& op = op_of(*model, node);
-    plain_macs += bands::macs_per_row(*model, node, op) * static_cast<uint64_t>(model->tensors[arg_tensor(node, op.output)].shape[1]);
+    const RowOp& op = op_of(in, node);
+    plain_macs += bands::macs_per_row(in, node, op) * static_cast<uint64_t>(in.tensors[arg_tensor(node, op.output)].shape[1]);
   }
   out.nodes.insert(out.nodes.begin() + chain.first, band_nodes.begin(), band_nodes.end());
   remove_unused(&out, {}, intermediates);  // the chain's old intermediates
   if (banded_nodes != nullptr) {
     std::vector<bool> flags = *banded_nodes;
-    flags.resize(model->nodes.size(), false);
+    flags.resize(in.nodes.size(), false);
     flags.erase(flags.begin() + chain.first, flags.begin() + chain.last + 1);
     flags.insert(flags.begin() + chain.first, band_nodes.size(), true);
     *banded_nodes = std::move(flags);
