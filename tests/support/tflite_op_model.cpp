@@ -87,6 +87,23 @@ BuiltinOptionsWriter builtin_options(tflite::BuiltinOptions type, OptionsTableWr
   };
 }
 
+BuiltinOptionsWriter if_options(int32_t then_index, int32_t else_index) {
+  return builtin_options(tflite::BuiltinOptions::IfOptions, [=](flatbuffers::FlatBufferBuilder& fbb) {
+    return tflite::CreateIfOptions(fbb, then_index, else_index).Union();
+  });
+}
+
+TfliteModelSpec float_binary_subgraph(tflite::BuiltinOperator op) {
+  TfliteModelSpec g;
+  const int32_t x = g.add_tensor({.name = "x", .type = tflite::TensorType::FLOAT32, .shape = {4}});
+  const int32_t y = g.add_tensor({.name = "y", .type = tflite::TensorType::FLOAT32, .shape = {4}});
+  const int32_t out = g.add_tensor({.name = "out", .type = tflite::TensorType::FLOAT32, .shape = {4}});
+  g.add_op(op, {x, y}, {out});
+  g.inputs = {x, y};
+  g.outputs = {out};
+  return g;
+}
+
 std::vector<uint8_t> one_op_tflite(tflite::BuiltinOperator op, const std::vector<OpTensor>& tensors,
                                    const std::vector<int32_t>& inputs, const std::vector<int32_t>& outputs,
                                    const BuiltinOptionsWriter& options) {

@@ -78,6 +78,12 @@ std::vector<uint8_t> build_tflite(const TfliteModelSpec& spec);
 // int8 [1, n] x -> RESHAPE -> [n] y (y is the model output).
 TfliteModelSpec single_reshape_model(int32_t n = 4);
 
+// IF's options: the subgraphs of its two branches.
+BuiltinOptionsWriter if_options(int32_t then_index, int32_t else_index);
+
+// A subgraph computing out = op(x, y) on float32 [4] (an IF branch, a WHILE body).
+TfliteModelSpec float_binary_subgraph(tflite::BuiltinOperator op);
+
 // A tensor of a one-operator model.
 struct OpTensor {
   tflite::TensorType type = tflite::TensorType::INT8;

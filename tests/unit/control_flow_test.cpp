@@ -33,12 +33,6 @@ using tools::AlignedBytes;
 using tools::ArgKind;
 using tools::ModelDef;
 
-BuiltinOptionsWriter if_options(int32_t then_index, int32_t else_index) {
-  return builtin_options(BuiltinOptions::IfOptions, [=](flatbuffers::FlatBufferBuilder& fbb) {
-    return tflite::CreateIfOptions(fbb, then_index, else_index).Union();
-  });
-}
-
 BuiltinOptionsWriter while_options(int32_t cond_index, int32_t body_index) {
   return builtin_options(BuiltinOptions::WhileOptions, [=](flatbuffers::FlatBufferBuilder& fbb) {
     return tflite::CreateWhileOptions(fbb, cond_index, body_index).Union();
@@ -58,18 +52,6 @@ std::vector<uint8_t> raw(const std::vector<T>& values) {
   return bytes;
 }
 
-// A subgraph computing out = op(x, y) on float32 [4].
-TfliteModelSpec binary_subgraph(BuiltinOperator op) {
-  TfliteModelSpec g;
-  const int32_t x = g.add_tensor({.name = "x", .type = TensorType::FLOAT32, .shape = {4}});
-  const int32_t y = g.add_tensor({.name = "y", .type = TensorType::FLOAT32, .shape = {4}});
-  const int32_t out = g.add_tensor({.name = "out", .type = TensorType::FLOAT32, .shape = {4}});
-  g.add_op(op, {x, y}, {out});
-  g.inputs = {x, y};
-  g.outputs = {out};
-  return g;
-}
-
 // cond (bool [1]), a, b (float32 [4]) -> IF: a + b (subgraph 1) or a * b (subgraph 2).
 TfliteModelSpec add_or_mul() {
   TfliteModelSpec m;
@@ -80,7 +62,7 @@ TfliteModelSpec add_or_mul() {
   m.add_op(BuiltinOperator::IF, {cond, a, b}, {out}, if_options(1, 2));
   m.inputs = {cond, a, b};
   m.outputs = {out};
-  m.subgraphs = {binary_subgraph(BuiltinOperator::ADD), binary_subgraph(BuiltinOperator::MUL)};
+  m.subgraphs = {float_binary_subgraph(BuiltinOperator::ADD), float_binary_subgraph(BuiltinOperator::MUL)};
   return m;
 }
 

@@ -39,7 +39,7 @@ std::vector<uint8_t> bytes_of_values(const std::vector<T>& v) {
 
 // x -> PAD -> padded -> CONV_2D or DEPTHWISE_CONV_2D (VALID) -> y; `keep_padded` also
 // makes the padded tensor a model output.
-std::vector<uint8_t> pad_conv_model(const PadConv& s, bool keep_padded) {
+TfliteModelSpec pad_conv_spec(const PadConv& s, bool keep_padded) {
   TfliteModelSpec m;
   std::mt19937 engine(static_cast<uint32_t>(s.top * 1000 + s.left * 100 + s.stride * 10 + s.kh));
   const int32_t c_out = s.depthwise ? kC + s.channel_pad : kFilters;
@@ -83,8 +83,10 @@ std::vector<uint8_t> pad_conv_model(const PadConv& s, bool keep_padded) {
   }
   m.inputs = {x};
   m.outputs = keep_padded ? std::vector<int32_t>{y, padded} : std::vector<int32_t>{y};
-  return build_tflite(m);
+  return m;
 }
+
+std::vector<uint8_t> pad_conv_model(const PadConv& s, bool keep_padded) { return build_tflite(pad_conv_spec(s, keep_padded)); }
 
 tools::ModelDef imported(const std::vector<uint8_t>& tflite) {
   tools::ModelDef model;
@@ -175,6 +177,73 @@ TEST(PadFold, TheFoldedModelDropsThePaddedTensorAndThePadKernel) {
     if (t.kind == tools::TensorKind::Constant) used[t.buffer] = true;
   }
   for (size_t b = 0; b < used.size(); ++b) EXPECT_TRUE(used[b]) << "buffer " << b;
+}
+
+// The fold in a model with subgraphs: main's PAD node goes, and the IF's branches, whose
+// nodes follow main's, still run theirs (their node ranges move with the removal).
+TEST(PadFold, FoldsInAModelWithSubgraphs) {
+  const PadConv s{1, 1, 1, 1, 1, 3, 3, false};
+  // pad_conv_spec's graph beside cond, a, b -> IF: a + b (subgraph 1) or a * b (subgraph 2).
+  const auto with_branches = [&](bool keep_padded) {
+    TfliteModelSpec m = pad_conv_spec(s, keep_padded);
+    const int32_t cond = m.add_tensor({.name = "cond", .type = TensorType::BOOL, .shape = {1}});
+    const int32_t a = m.add_tensor({.name = "a", .type = TensorType::FLOAT32, .shape = {4}});
+    const int32_t b = m.add_tensor({.name = "b", .type = TensorType::FLOAT32, .shape = {4}});
+    const int32_t out = m.add_tensor({.name = "out", .type = TensorType::FLOAT32, .shape = {4}});
+    m.add_op(BuiltinOperator::IF, {cond, a, b}, {out}, if_options(1, 2));
+    m.inputs.insert(m.inputs.end(), {cond, a, b});
+    m.outputs.push_back(out);
+    m.subgraphs = {float_binary_subgraph(BuiltinOperator::ADD), float_binary_subgraph(BuiltinOperator::MUL)};
+    return imported(build_tflite(m));
+  };
+  const tools::ModelDef folded = with_branches(false);
+  const tools::ModelDef reference = with_branches(true);
+  ASSERT_EQ(folded.subgraphs.size(), reference.subgraphs.size());
+  ASSERT_FALSE(folded.subgraphs.empty());
+  EXPECT_FALSE(has_pad(folded));
+  EXPECT_TRUE(has_pad(reference));
+  EXPECT_EQ(folded.nodes.size() + 1, reference.nodes.size());
+
+  std::vector<int8_t> x(kH * kW * kC);
+  std::mt19937 engine(7);
+  for (int8_t& v : x) v = static_cast<int8_t>(static_cast<int>(engine() % 256) - 128);
+  const std::vector<float> a = {1.5f, -2.0f, 3.0f, 0.25f}, b = {2.0f, 4.0f, -1.0f, 8.0f};
+  for (const bool cond : {true, false}) {
+    SCOPED_TRACE(cond ? "then: a + b" : "else: a * b");
+    std::vector<std::vector<uint8_t>> ys, outs;
+    for (const tools::ModelDef* model : {&folded, &reference}) {
+      const tools::AlignedBytes blob = to_blob(*model);
+      StaticRun r(blob);
+      ASSERT_EQ(r.status, GRT_OK) << r.error.message;
+      const uint8_t flag = cond ? 1 : 0;
+      const auto input = [&](const char* name) {
+        const int32_t i = grt_input_index(r.executor, name);
+        EXPECT_GE(i, 0) << name;
+        return grt_input(r.executor, static_cast<uint32_t>(i))->data;
+      };
+      std::memcpy(input("x"), x.data(), x.size());
+      std::memcpy(input("cond"), &flag, 1);
+      std::memcpy(input("a"), a.data(), a.size() * sizeof(float));
+      std::memcpy(input("b"), b.data(), b.size() * sizeof(float));
+      ASSERT_EQ(grt_run(r.executor), GRT_OK) << grt_last_error(r.executor)->message;
+      const DLTensor* y = grt_output(r.executor, 0);
+      const int32_t out_index = grt_output_index(r.executor, "out");
+      ASSERT_GE(out_index, 0);
+      const DLTensor* out = grt_output(r.executor, static_cast<uint32_t>(out_index));
+      const auto* y_bytes = static_cast<const uint8_t*>(y->data);
+      const auto* out_bytes = static_cast<const uint8_t*>(out->data);
+      ys.emplace_back(y_bytes, y_bytes + grt_tensor_bytes(y));
+      outs.emplace_back(out_bytes, out_bytes + grt_tensor_bytes(out));
+    }
+    EXPECT_EQ(ys[0], ys[1]);
+    std::vector<float> expected(4);
+    for (size_t i = 0; i < 4; ++i) expected[i] = cond ? a[i] + b[i] : a[i] * b[i];
+    ASSERT_EQ(outs[0].size(), sizeof(float) * 4);
+    EXPECT_EQ(outs[0], outs[1]);
+    std::vector<float> got(4);
+    std::memcpy(got.data(), outs[0].data(), outs[0].size());
+    EXPECT_EQ(got, expected);
+  }
 }
 
 }  // namespace
