@@ -6,7 +6,6 @@
 // intermediate for every band, whose rows still needed move to its top before each band).
 #include <algorithm>
 #include <map>
-#include <set>
 #include <tuple>
 
 #include "graphrt/tools/bands.h"
@@ -85,22 +84,51 @@ bool recomputed_band(const ModelDef& model, const BandChain& chain, uint32_t j, 
   return true;
 }
 
-// Kept halos. Every tensor of the chain has a frontier: the rows computed so far. For a
-// frontier `v` of the chain's output, each tensor's is the furthest row its readers reach
-// (unclipped: below 0 while the pipeline fills).
-std::map<uint32_t, int64_t> frontiers(const ModelDef& model, const BandChain& chain, int64_t v) {
-  const ChainShape c = shape_of(model, chain);
-  std::map<uint32_t, int64_t> f;
-  f[c.final_output] = v;
-  for (uint32_t k = c.length; k-- > 0;) {
+// The chain's tensors, numbered once: 0 the one tensor it reads from outside (band_chains
+// allows one), k + 1 node k's output (the last one the chain's output); with each node's
+// row op and the numbers of its row inputs, in the op's order.
+struct ChainTensors {
+  std::vector<uint32_t> tensor;             // by number: the tensor index
+  std::vector<int64_t> height;              // by number: its rows
+  std::vector<const RowOp*> op;             // per node
+  std::vector<std::vector<size_t>> inputs;  // per node, per row input: its number
+};
+
+ChainTensors chain_tensors(const ModelDef& model, const BandChain& chain) {
+  const uint32_t length = chain.last - chain.first + 1;
+  ChainTensors c;
+  c.tensor.assign(length + 1, 0);
+  c.inputs.resize(length);
+  for (uint32_t k = 0; k < length; ++k) {
     const NodeDef& node = model.nodes[chain.first + k];
     const RowOp& op = op_of(model, node);
-    const int64_t out_end = f.at(arg_tensor(node, op.output));
+    c.op.push_back(&op);
     for (const int p : op.inputs) {
       const uint32_t t = arg_tensor(node, p);
-      const int64_t reach = bands::input_rows(model, node, op, INT64_MAX, Rows{out_end - 1, out_end}).rows.end;
-      auto [it, fresh] = f.emplace(t, reach);
-      if (!fresh) it->second = std::max(it->second, reach);
+      const auto produced = std::find(c.tensor.begin() + 1, c.tensor.begin() + 1 + k, t);
+      const size_t number = produced == c.tensor.begin() + 1 + k ? 0 : static_cast<size_t>(produced - c.tensor.begin());
+      if (number == 0) c.tensor[0] = t;
+      c.inputs[k].push_back(number);
+    }
+    c.tensor[k + 1] = arg_tensor(node, op.output);
+  }
+  for (const uint32_t t : c.tensor) c.height.push_back(model.tensors[t].shape[1]);
+  return c;
+}
+
+// Kept halos. Every tensor of the chain has a frontier: the rows computed so far. For a
+// frontier `v` of the chain's output, each tensor's is the furthest row its readers reach
+// (unclipped: below 0 while the pipeline fills). By the tensors' numbers.
+std::vector<int64_t> frontiers(const ModelDef& model, const BandChain& chain, const ChainTensors& c, int64_t v) {
+  const size_t length = c.op.size();
+  std::vector<int64_t> f(length + 1, INT64_MIN);
+  f[length] = v;
+  for (size_t k = length; k-- > 0;) {
+    const NodeDef& node = model.nodes[chain.first + k];
+    const int64_t out_end = f[k + 1];
+    for (const size_t number : c.inputs[k]) {
+      const int64_t reach = bands::input_rows(model, node, *c.op[k], INT64_MAX, Rows{out_end - 1, out_end}).rows.end;
+      f[number] = std::max(f[number], reach);
     }
   }
   return f;
@@ -114,66 +142,57 @@ int64_t clip(int64_t row, int64_t height) { return std::clamp<int64_t>(row, 0, h
 // between its output's frontiers; each intermediate holds the rows from the first any
 // reader still reads to its frontier.
 std::vector<BandRows> kept_steps(const ModelDef& model, const BandChain& chain, int64_t rows) {
-  const ChainShape c = shape_of(model, chain);
-  const auto height_of = [&](uint32_t t) { return model.tensors[t].shape[1]; };
-  std::set<uint32_t> intermediates;  // outputs of all but the last node
-  for (uint32_t k = 0; k + 1 < c.length; ++k) {
-    const NodeDef& node = model.nodes[chain.first + k];
-    intermediates.insert(arg_tensor(node, op_of(model, node).output));
-  }
+  const ChainTensors c = chain_tensors(model, chain);
+  const size_t length = c.op.size();
+  const int64_t height = c.height[length];
   const auto over = [&](int64_t v) {
-    const std::map<uint32_t, int64_t> now = frontiers(model, chain, v), next = frontiers(model, chain, v + rows);
-    return std::any_of(now.begin(), now.end(), [&](const auto& e) {
-      const int64_t h = height_of(e.first);
-      return clip(e.second, h) > clip(next.at(e.first), h) - clip(e.second, h);
-    });
+    const std::vector<int64_t> now = frontiers(model, chain, c, v), next = frontiers(model, chain, c, v + rows);
+    for (size_t i = 0; i <= length; ++i) {
+      const int64_t h = c.height[i];
+      if (clip(now[i], h) > clip(next[i], h) - clip(now[i], h)) return true;
+    }
+    return false;
   };
   int64_t start = rows;
-  const int64_t lowest = -(c.height + 64 * static_cast<int64_t>(c.length));  // pipelines deeper than this just start full
+  const int64_t lowest = -(height + 64 * static_cast<int64_t>(length));  // pipelines deeper than this just start full
   while (start > lowest && over(start)) --start;
-  std::vector<std::map<uint32_t, int64_t>> f;  // per step, clipped
+  std::vector<std::vector<int64_t>> f;  // per step, clipped
   for (int64_t v = start;; v += rows) {
-    std::map<uint32_t, int64_t> step = frontiers(model, chain, std::min(v, c.height));
-    for (auto& [t, row] : step) row = clip(row, height_of(t));
+    std::vector<int64_t> step = frontiers(model, chain, c, std::min(v, height));
+    for (size_t i = 0; i <= length; ++i) step[i] = clip(step[i], c.height[i]);
     f.push_back(std::move(step));
-    if (v >= c.height) break;
+    if (v >= height) break;
   }
   std::vector<BandRows> steps(f.size());
   for (size_t j = 0; j < f.size(); ++j) {
-    steps[j].reads.assign(c.length, {});
-    for (uint32_t k = 0; k < c.length; ++k) {
-      const NodeDef& node = model.nodes[chain.first + k];
-      const RowOp& op = op_of(model, node);
-      const uint32_t written = arg_tensor(node, op.output);
-      const Rows computed{j == 0 ? 0 : f[j - 1].at(written), f[j].at(written)};
+    steps[j].reads.assign(length, {});
+    for (size_t k = 0; k < length; ++k) {
+      const Rows computed{j == 0 ? 0 : f[j - 1][k + 1], f[j][k + 1]};
       if (computed.count() <= 0) continue;
-      steps[j].computed[written] = computed;
-      for (const int p : op.inputs) {
-        const uint32_t t = arg_tensor(node, p);
-        steps[j].reads[k].push_back(bands::input_rows(model, node, op, height_of(t), computed));
+      steps[j].computed[c.tensor[k + 1]] = computed;
+      const NodeDef& node = model.nodes[chain.first + k];
+      for (const size_t number : c.inputs[k]) {
+        steps[j].reads[k].push_back(bands::input_rows(model, node, *c.op[k], c.height[number], computed));
       }
     }
   }
   // Held rows, walking back over the steps: from the first row read now or later (or the
-  // first computed now) to the frontier.
-  std::map<uint32_t, int64_t> first_read;  // over the steps from j on
+  // first computed now) to the frontier. Only intermediates (numbers 1 to length - 1): the
+  // chain's input and output are whole tensors.
+  std::vector<int64_t> first_read(length + 1, INT64_MAX);  // over the steps from j on
   for (size_t j = f.size(); j-- > 0;) {
-    for (uint32_t k = 0; k < c.length; ++k) {
-      const NodeDef& node = model.nodes[chain.first + k];
-      const RowOp& op = op_of(model, node);
+    for (size_t k = 0; k < length; ++k) {
       for (size_t i = 0; i < steps[j].reads[k].size(); ++i) {
-        const uint32_t t = arg_tensor(node, op.inputs[i]);
-        const int64_t begin = steps[j].reads[k][i].rows.begin;
-        auto [it, fresh] = first_read.emplace(t, begin);
-        if (!fresh) it->second = std::min(it->second, begin);
+        int64_t& first = first_read[c.inputs[k][i]];
+        first = std::min(first, steps[j].reads[k][i].rows.begin);
       }
     }
-    for (const auto& [t, frontier] : f[j]) {
-      if (intermediates.count(t) == 0) continue;  // the chain's input and output are whole tensors
-      int64_t begin = first_read.count(t) != 0 ? std::min(first_read[t], frontier) : frontier;
-      const auto computed = steps[j].computed.find(t);
+    for (size_t i = 1; i < length; ++i) {
+      const int64_t frontier = f[j][i];
+      int64_t begin = std::min(first_read[i], frontier);
+      const auto computed = steps[j].computed.find(c.tensor[i]);
       if (computed != steps[j].computed.end()) begin = std::min(begin, computed->second.begin);
-      if (begin < frontier) steps[j].held[t] = Rows{begin, frontier};
+      if (begin < frontier) steps[j].held[c.tensor[i]] = Rows{begin, frontier};
     }
   }
   return steps;
@@ -263,8 +282,11 @@ bool apply_bands(ModelDef* model, const BandStep& step, BandCost* cost, std::vec
     *error = "nodes " + std::to_string(chain.first) + " to " + std::to_string(chain.last) + " are not a chain bands can cut";
     return false;
   }
+  std::vector<uint32_t> intermediates;  // outputs of all but the last node, unused once it is cut
+  for (uint32_t n = chain.first; n < chain.last; ++n) intermediates.push_back(arg_tensor(model->nodes[n], op_of(*model, model->nodes[n]).output));
   ModelDef out;
   if (!bands::rewrite_chain(*model, step, cost, banded_nodes, &out, error)) return false;
+  remove_unused(&out, {}, intermediates);
   *model = std::move(out);
   return true;
 }
@@ -393,7 +415,6 @@ bool rewrite_chain(const ModelDef& in, const BandStep& step, BandCost* cost, std
     plain_macs += bands::macs_per_row(in, node, op) * static_cast<uint64_t>(in.tensors[arg_tensor(node, op.output)].shape[1]);
   }
   out.nodes.insert(out.nodes.begin() + chain.first, band_nodes.begin(), band_nodes.end());
-  remove_unused(&out, {}, intermediates);  // the chain's old intermediates
   if (banded_nodes != nullptr) {
     std::vector<bool> flags = *banded_nodes;
     flags.resize(in.nodes.size(), false);

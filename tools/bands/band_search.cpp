@@ -59,6 +59,18 @@ ModelDef skeleton_of(const ModelDef& model) {
   return s;
 }
 
+// What the search's trials copy: the skeleton without names and quantization, which no
+// trial's profile reads (copying them was a fifth of the search's time on mobilenet_v2).
+ModelDef trial_skeleton_of(const ModelDef& model) {
+  ModelDef s = skeleton_of(model);
+  for (TensorDef& t : s.tensors) {
+    t.name.clear();
+    t.quantization.reset();
+  }
+  for (NodeDef& n : s.nodes) n.name.clear();
+  return s;
+}
+
 bool plan_sizes(const ModelDef& model, const PlanOptions& options, BandPlan* plan, std::string* error) {
   ModelDef banded = skeleton_of(model);
   if (!apply_band_plan(&banded, *plan, error)) return false;
@@ -88,7 +100,7 @@ bool search_bands(const ModelDef& model, const PlanOptions& options, double max_
   BandPlan result;
   result.macs = convolution_macs(model);
   const double allowed = static_cast<double>(result.macs) * max_extra_percent / 100.0;
-  ModelDef current = skeleton_of(model);
+  ModelDef current = trial_skeleton_of(model);
   std::vector<bool> banded(current.nodes.size(), false);
   std::vector<uint64_t> profile = live_profile(current, options);
   // The peak before any step and after each, and each step's extra MACs.

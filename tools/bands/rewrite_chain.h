@@ -10,7 +10,9 @@
 
 namespace grt::tools::bands {
 
-// `in` with `step` applied, written to `rewritten` (which `in` must not be).
+// `in` with `step` applied, written to `rewritten` (which `in` must not be). The chain's old
+// intermediates stay in `rewritten`'s tensors, used by nothing (which the planner skips):
+// apply_bands removes them; the search's trials spare the time.
 bool rewrite_chain(const ModelDef& in, const BandStep& step, BandCost* cost, std::vector<bool>* banded_nodes, ModelDef* rewritten,
                    std::string* error);
 
