@@ -69,20 +69,6 @@ int check_irfft(TVMValue* args, int* type_codes, int num_args, ElementType type)
 }  // namespace
 }  // namespace grt::kernels::signal
 
-using grt::kernels::ElementType;
-using grt::kernels::signal::check_irfft;
-using grt::kernels::signal::irfft;
-
-#define GRT_IRFFT_KERNEL(name, complex_type, element_type)                                     \
-  GRT_KERNEL_FUNCTION(name) {                                                                \
-    (void)type_codes, (void)num_args, (void)ret_value, (void)ret_type_code, (void)resource_handle; \
-    return irfft<grt::kernels::signal::complex_type>(args);                                  \
-  }                                                                                          \
-  GRT_CHECK_FUNCTION(name) {                                                                 \
-    (void)ret_value, (void)ret_type_code, (void)resource_handle;                             \
-    return check_irfft(args, type_codes, num_args, ElementType::element_type);               \
-  }
-
-GRT_IRFFT_KERNEL(signal_irfft_s16, Cpx, kInt16)
-GRT_IRFFT_KERNEL(signal_irfft_s32, Cpx32, kInt32)
-GRT_IRFFT_KERNEL(signal_irfft_f32, CpxF, kFloat32)
+GRT_FFT_KERNEL(signal_irfft_s16, irfft, check_irfft, Cpx, kInt16)
+GRT_FFT_KERNEL(signal_irfft_s32, irfft, check_irfft, Cpx32, kInt32)
+GRT_FFT_KERNEL(signal_irfft_f32, irfft, check_irfft, CpxF, kFloat32)

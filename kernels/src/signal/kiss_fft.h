@@ -171,4 +171,16 @@ inline void check_fft_tables(ArgCheck& check, TVMValue* args) {
 
 }  // namespace grt::kernels::signal
 
+// One typed entry point of an FFT kernel, its function and its check: `run<complex_type>`
+// computes, `check` checks for `element_type`. Rfft and Irfft each have three.
+#define GRT_FFT_KERNEL(name, run, check, complex_type, element_type)                                       \
+  GRT_KERNEL_FUNCTION(name) {                                                                              \
+    (void)type_codes, (void)num_args, (void)ret_value, (void)ret_type_code, (void)resource_handle;          \
+    return grt::kernels::signal::run<grt::kernels::signal::complex_type>(args);                            \
+  }                                                                                                        \
+  GRT_CHECK_FUNCTION(name) {                                                                               \
+    (void)ret_value, (void)ret_type_code, (void)resource_handle;                                           \
+    return grt::kernels::signal::check(args, type_codes, num_args, grt::kernels::ElementType::element_type); \
+  }
+
 #endif  // GRAPHRT_KERNELS_SIGNAL_KISS_FFT_H_

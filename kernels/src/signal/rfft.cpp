@@ -81,20 +81,6 @@ int check_rfft(TVMValue* args, int* type_codes, int num_args, ElementType type) 
 }  // namespace
 }  // namespace grt::kernels::signal
 
-using grt::kernels::ElementType;
-using grt::kernels::signal::check_rfft;
-using grt::kernels::signal::rfft;
-
-#define GRT_RFFT_KERNEL(name, complex_type, element_type)                                      \
-  GRT_KERNEL_FUNCTION(name) {                                                                \
-    (void)type_codes, (void)num_args, (void)ret_value, (void)ret_type_code, (void)resource_handle; \
-    return rfft<grt::kernels::signal::complex_type>(args);                                   \
-  }                                                                                          \
-  GRT_CHECK_FUNCTION(name) {                                                                 \
-    (void)ret_value, (void)ret_type_code, (void)resource_handle;                             \
-    return check_rfft(args, type_codes, num_args, ElementType::element_type);                \
-  }
-
-GRT_RFFT_KERNEL(signal_rfft_s16, Cpx, kInt16)
-GRT_RFFT_KERNEL(signal_rfft_s32, Cpx32, kInt32)
-GRT_RFFT_KERNEL(signal_rfft_f32, CpxF, kFloat32)
+GRT_FFT_KERNEL(signal_rfft_s16, rfft, check_rfft, Cpx, kInt16)
+GRT_FFT_KERNEL(signal_rfft_s32, rfft, check_rfft, Cpx32, kInt32)
+GRT_FFT_KERNEL(signal_rfft_f32, rfft, check_rfft, CpxF, kFloat32)
