@@ -35,7 +35,7 @@ std::vector<uint8_t> build_tflite(const TfliteModelSpec& spec) {
         quant = tflite::CreateQuantizationParametersDirect(fbb, nullptr, nullptr, &t.scale, &t.zero_point,
                                                            tflite::QuantizationDetails::NONE, 0, t.quantized_dimension);
       }
-      tensors.push_back(tflite::CreateTensorDirect(fbb, &t.shape, t.type, buffer, t.name.c_str(), quant));
+      tensors.push_back(tflite::CreateTensorDirect(fbb, &t.shape, t.type, buffer, t.name.c_str(), quant, t.is_variable));
     }
 
     std::vector<flatbuffers::Offset<tflite::Operator>> operators;

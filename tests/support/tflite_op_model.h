@@ -34,6 +34,7 @@ struct TfliteTensorSpec {
   std::vector<int64_t> zero_point{};
   int32_t quantized_dimension = 0;
   int64_t buffer = -1;  // >= 0: this buffer index instead of the automatic one
+  bool is_variable = false;  // TFLite's variable tensors: SVDF and LSTM state
 };
 
 struct TfliteOpSpec {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "graphrt/tools/import_context.h"
 #include "graphrt/tools/importer.h"
 #include "one_node.h"
 #include "tflite_op_model.h"
@@ -113,6 +114,47 @@ TEST(ResourceVariables, RefuseWhatTflmCannotRun) {
   orphan.ops[1].inputs = {stray};
   EXPECT_NE(import_error(orphan).find("READ_VARIABLE #1: input 0 (tensor 4) is not the output of a VAR_HANDLE of this subgraph"),
             std::string::npos);
+}
+
+// Initial values the importer would write itself (one zero-point byte per element) stay
+// within kMaxWrittenInitialBytes: a few bytes of file declaring a huge variable get a clear
+// refusal, not gigabytes of memory (the importer's fuzzer found an LSTM state of 1.8 GB).
+TEST(ResourceVariables, RefuseInitialValuesPastTheImportersLimit) {
+  constexpr int32_t kHuge = int32_t{1} << 27;  // 128 MiB of int8
+  static_assert(uint64_t{kHuge} > tools::kMaxWrittenInitialBytes);
+  TfliteModelSpec huge = delay_line();
+  for (TfliteTensorSpec& t : huge.tensors) {
+    if (t.type == TensorType::INT8) t.shape = {kHuge};
+  }
+  EXPECT_NE(import_error(huge).find("variable 'delay' starts at zero point -3: 134217728 bytes of initial values in the blob, more "
+                                    "than graphrt writes (64 MiB)"),
+            std::string::npos)
+      << import_error(huge);
+
+  // TFLite's own variable tensors (SVDF and LSTM state) start at their zero point too.
+  const auto state_model = [](int32_t elements) {
+    TfliteModelSpec m;
+    const int32_t x = m.add_tensor({.name = "x", .shape = {elements}, .scale = {0.5f}, .zero_point = {-3}});
+    const int32_t state = m.add_tensor({.name = "state", .shape = {elements}, .scale = {0.5f}, .zero_point = {-3}, .is_variable = true});
+    const int32_t y = m.add_tensor({.name = "y", .shape = {elements}, .scale = {0.5f}, .zero_point = {-3}});
+    m.add_op(BuiltinOperator::ADD, {x, state}, {y});
+    m.inputs = {x};
+    m.outputs = {y};
+    return m;
+  };
+  EXPECT_NE(import_error(state_model(kHuge)).find("variable tensor 'state' starts at zero point -3: 134217728 bytes of initial values"),
+            std::string::npos)
+      << import_error(state_model(kHuge));
+  // The same model at a real size imports, its state starting at the zero point.
+  const tools::ModelDef small = imported(state_model(4));
+  bool found = false;
+  for (const tools::TensorDef& t : small.tensors) {
+    if (t.name != "state") continue;
+    found = true;
+    EXPECT_EQ(t.kind, tools::TensorKind::State);
+    EXPECT_EQ(small.buffers[t.buffer], std::vector<uint8_t>(4, static_cast<uint8_t>(-3)));
+  }
+  EXPECT_TRUE(found);
 }
 
 // The started accumulator's sequence: the initialiser's start (10 20 30 40) under the first

@@ -238,7 +238,14 @@ uint32_t ImportContext::graph_tensor(int32_t tflite_index) {
     // point (int8) or zeros, whatever bytes the file holds for them.
     std::vector<uint8_t> initial;
     const int64_t zero = facts.quantization ? facts.quantization->zero_point.front() : 0;
-    if (facts.dtype == DType::Int8 && zero != 0) initial.assign(element_count(facts.shape), static_cast<uint8_t>(zero));
+    if (facts.dtype == DType::Int8 && zero != 0) {
+      const uint64_t bytes = element_count(facts.shape);
+      if (bytes > kMaxWrittenInitialBytes) {
+        fail(too_many_initial_bytes("variable tensor '" + facts.name + "'", bytes, zero));
+        return 0;
+      }
+      initial.assign(bytes, static_cast<uint8_t>(zero));
+    }
     index = graph_->add_state(facts.name, facts.dtype, facts.shape, std::move(initial), facts.quantization);
   } else if (is_constant(tflite_index)) {
     std::vector<uint8_t> bytes = constant_bytes(tflite_index);
@@ -254,6 +261,11 @@ uint32_t ImportContext::graph_tensor(int32_t tflite_index) {
   }
   graph_index_[slot] = index;
   return index;
+}
+
+std::string too_many_initial_bytes(const std::string& variable, uint64_t bytes, int64_t zero_point) {
+  return variable + " starts at zero point " + std::to_string(zero_point) + ": " + std::to_string(bytes) +
+         " bytes of initial values in the blob, more than graphrt writes (" + std::to_string(kMaxWrittenInitialBytes >> 20) + " MiB)";
 }
 
 void ImportContext::make_alias(int32_t alias, int32_t target) {
