@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what graphrt needs, from Debian 12's packages only. Quick when everything is
 # already there; uses sudo when not run as root.
-#   install-deps.sh        everything the test suite, CI and every cross build use
+#   install-deps.sh        everything the test suite, CI and every cross build use (llvm for
+#                          llvm-symbolizer: sanitizer and fuzzer reports name functions and lines)
 #   install-deps.sh demo   only what the demo needs: the host tools and the runtime
 #   install-deps.sh fresh  only what scripts/fresh-machine-check.sh needs (debootstrap, git)
 set -euo pipefail
@@ -16,7 +17,7 @@ all_packages=(
   "${demo_packages[@]}"
   googletest libgtest-dev libbenchmark-dev
   valgrind
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev llvm
   gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-system-arm dpkg-dev
   python3-dev pybind11-dev python3-numpy python3-pytest
   debootstrap git
