@@ -2,7 +2,9 @@
 // the verifier guards the container, and every index the importer follows is range checked.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <random>
+#include <string>
 
 #include "graphrt/tools/importer.h"
 #include "tflite_op_model.h"
@@ -133,6 +135,34 @@ TEST(ImportMalformed, TensorsPast2e31ElementsAreRefusedByName) {
   EXPECT_NE(r.error.find("tensor 'y' has 4294967294 elements; graphrt's kernels take at most 2147483647"), std::string::npos) << r.error;
   spec.tensors[y].shape = {1, 2147483647};
   EXPECT_TRUE(import_bytes(build_tflite(spec)).ok) << import_bytes(build_tflite(spec)).error;  // 2^31-1 itself is fine
+}
+
+// Converters write tables of their own (here RESIZE_BILINEAR's source rows, 12 bytes per
+// output row, at most 2^20 rows per operator). One operator's are bounded; many operators'
+// together must not pass kMaxWrittenInitialBytes (64 MiB) beyond the file's own bytes, or a
+// small file could ask for gigabytes.
+TEST(ImportMalformed, TablesTheImporterWritesAreBoundedOverTheWholeModel) {
+  constexpr int32_t kRows = 1000000;  // 12 MB of int32 (low, high, weight) per operator
+  const auto resizes = [](int operators) {
+    TfliteModelSpec m;
+    const int32_t x = m.add_tensor({.name = "x", .shape = {1, 1, 1, 1}, .scale = {0.5f}, .zero_point = {0}});
+    std::vector<uint8_t> size(8);
+    const int32_t values[2] = {kRows, 1};
+    std::memcpy(size.data(), values, sizeof values);
+    const int32_t size_tensor = m.add_tensor({.name = "size", .type = tflite::TensorType::INT32, .shape = {2}, .data = size});
+    m.inputs = {x};
+    for (int i = 0; i < operators; ++i) {
+      const int32_t y = m.add_tensor({.name = "y" + std::to_string(i), .shape = {1, kRows, 1, 1}, .scale = {0.5f}, .zero_point = {0}});
+      m.add_op(tflite::BuiltinOperator::RESIZE_BILINEAR, {x, size_tensor}, {y});
+      m.outputs.push_back(y);
+    }
+    return build_tflite(m);
+  };
+  EXPECT_TRUE(import_bytes(resizes(4)).ok) << import_bytes(resizes(4)).error;  // 48 MB of tables
+  const tools::ImportResult r = import_bytes(resizes(8));
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("RESIZE_BILINEAR #5: the model's constants reach"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("MiB of tables and initial values graphrt writes itself"), std::string::npos) << r.error;
 }
 
 }  // namespace

@@ -19,10 +19,11 @@ namespace grt::tools {
 // `unsigned_words`, uint32/uint64 are carried as int32/int64 words (the signal operators').
 std::optional<DType> blob_dtype(tflite::TensorType type, bool unsigned_words = false);
 
-// The most bytes of initial values the importer writes into a blob itself (a variable that
-// starts at a non-zero zero point gets one byte per element). A file's own constants are
-// bounded by its size; these only by a shape it declares, so a few bytes could otherwise ask
-// for gigabytes. Real models' state is kilobytes.
+// The most bytes the importer writes into a blob itself: a variable's initial values (one
+// byte per element when it starts at a non-zero zero point), and over the whole model also
+// the converters' tables. A file's own constants are bounded by its size; these only by the
+// shapes and counts it declares, so a few bytes could otherwise ask for gigabytes. Real
+// models' state and tables are kilobytes.
 inline constexpr uint64_t kMaxWrittenInitialBytes = uint64_t{64} << 20;
 
 // The refusal of a variable whose initial values would pass kMaxWrittenInitialBytes.
