@@ -12,6 +12,7 @@
 #include "graphrt/tools/model_edit.h"
 #include "rewrite_chain.h"
 #include "row_ops.h"
+#include "tail_ops.h"
 
 namespace grt::tools {
 namespace {
@@ -80,7 +81,7 @@ bool recomputed_band(const ModelDef& model, const BandChain& chain, uint32_t j, 
       if (!fresh) it->second = Rows{std::min(it->second.begin, r.rows.begin), std::max(it->second.end, r.rows.end)};
     }
   }
-  out->held.erase(c.final_output);
+  if (!chain.tail) out->held.erase(c.final_output);  // written whole, unless a tail sums it band by band
   return true;
 }
 
@@ -232,14 +233,16 @@ class Views {
 // Keep mode: intermediates that never hold a row from one step to the next (each step's
 // rows are read in the step that computes them) need no buffer of their own. Those whose
 // lives inside a step (from their writer to their last reader, in chain order) do not meet
-// share one scratch buffer, as the planner would share their bytes. Returns, per such
-// intermediate, its scratch slot; `slot_bytes` gets each slot's size.
+// share one scratch buffer, as the planner would share their bytes. `intermediates` are in
+// writer order; with a tail the last is the chain's output, read by the tail's sum node
+// after the chain's last node. Returns, per such intermediate, its scratch slot;
+// `slot_bytes` gets each slot's size.
 std::map<uint32_t, size_t> transient_slots(const ModelDef& model, const BandChain& chain, const std::vector<uint32_t>& intermediates,
                                            const std::vector<BandRows>& plan, std::vector<uint64_t>* slot_bytes) {
   std::map<uint32_t, size_t> slot_of;
   std::vector<uint32_t> slot_free_after;  // chain position of each slot's last reader so far
   const uint32_t length = chain.last - chain.first + 1;
-  for (uint32_t w = 0; w + 1 < length; ++w) {  // intermediates in writer order
+  for (uint32_t w = 0; w < intermediates.size(); ++w) {
     const uint32_t t = intermediates[w];
     int64_t most_rows = 0;
     bool transient = true;
@@ -252,7 +255,7 @@ std::map<uint32_t, size_t> transient_slots(const ModelDef& model, const BandChai
       most_rows = std::max(most_rows, held->second.count());
     }
     if (!transient) continue;
-    uint32_t last_reader = w;
+    uint32_t last_reader = w + 1 == length ? length : w;
     for (uint32_t k = w + 1; k < length; ++k) {
       const NodeDef& node = model.nodes[chain.first + k];
       const RowOp& op = op_of(model, node);
@@ -278,15 +281,17 @@ bool apply_bands(ModelDef* model, const BandStep& step, BandCost* cost, std::vec
   const BandChain& chain = step.chain;
   const std::vector<bool> none;
   const std::vector<BandChain> accepted = band_chains(*model, none);
-  if (std::none_of(accepted.begin(), accepted.end(), [&](const BandChain& c) { return c.first == chain.first && c.last == chain.last; })) {
+  if (std::find(accepted.begin(), accepted.end(), chain) == accepted.end()) {
     *error = "nodes " + std::to_string(chain.first) + " to " + std::to_string(chain.last) + " are not a chain bands can cut";
     return false;
   }
-  std::vector<uint32_t> intermediates;  // outputs of all but the last node, unused once it is cut
-  for (uint32_t n = chain.first; n < chain.last; ++n) intermediates.push_back(arg_tensor(model->nodes[n], op_of(*model, model->nodes[n]).output));
+  std::vector<uint32_t> unused;  // outputs of all but the last node (with a tail, of every node): unused once it is cut
+  for (uint32_t n = chain.first; n < chain.last + (chain.tail ? 1 : 0); ++n) {
+    unused.push_back(arg_tensor(model->nodes[n], op_of(*model, model->nodes[n]).output));
+  }
   ModelDef out;
   if (!bands::rewrite_chain(*model, step, cost, banded_nodes, &out, error)) return false;
-  remove_unused(&out, {}, intermediates);
+  remove_unused(&out, {}, unused);
   *model = std::move(out);
   return true;
 }
@@ -306,13 +311,20 @@ bool rewrite_chain(const ModelDef& in, const BandStep& step, BandCost* cost, std
     *error = std::to_string(bands) + " bands asked for over " + std::to_string(height) + " output rows (2 to the rows)";
     return false;
   }
-  std::vector<uint32_t> intermediates;  // outputs of all but the last node
-  for (uint32_t k = 0; k + 1 < length; ++k) intermediates.push_back(arg_tensor(node_at(k), op_of(in, node_at(k)).output));
+  // Outputs of all but the last node; with a tail, the last one's too (held a band at a time).
+  std::vector<uint32_t> intermediates;
+  for (uint32_t k = 0; k + 1 < length + (chain.tail ? 1 : 0); ++k) intermediates.push_back(arg_tensor(node_at(k), op_of(in, node_at(k)).output));
   const auto is_intermediate = [&](uint32_t t) { return std::find(intermediates.begin(), intermediates.end(), t) != intermediates.end(); };
 
   std::vector<BandRows> plan;
   if (keep) {
     plan = kept_steps(in, chain, (height + bands - 1) / bands);
+    if (chain.tail) {
+      for (BandRows& b : plan) {  // each step's new rows of the chain's output, summed in the step
+        const auto computed = b.computed.find(shape.final_output);
+        if (computed != b.computed.end()) b.held[shape.final_output] = computed->second;
+      }
+    }
     for (uint32_t j = 0; j < plan.size(); ++j) {
       for (const auto& reads : plan[j].reads) {
         for (const InputRows& r : reads) {
@@ -330,8 +342,11 @@ bool rewrite_chain(const ModelDef& in, const BandStep& step, BandCost* cost, std
     }
   }
 
+  const uint32_t replaced = length + (chain.tail ? 1 : 0);  // the chain's nodes and its tail
   ModelDef out = in;
-  out.nodes.erase(out.nodes.begin() + chain.first, out.nodes.begin() + chain.last + 1);
+  out.nodes.erase(out.nodes.begin() + chain.first, out.nodes.begin() + chain.first + replaced);
+  const uint32_t sums = chain.tail ? out.add_activation(node_at(length).name + " sums", DType::Int32, {bands::tail_sums(in, node_at(length))}) : 0;
+  bool summing = false;  // a sum node has run
   Views views(&out);
   // Keep mode: each intermediate's one buffer, as high as the most rows a step holds.
   std::map<uint32_t, uint32_t> buffer;
@@ -407,7 +422,14 @@ bool rewrite_chain(const ModelDef& in, const BandStep& step, BandCost* cost, std
       node.name = node.name + band_name;
       band_nodes.push_back(std::move(node));
     }
+    const auto tail_rows = b.computed.find(shape.final_output);
+    if (chain.tail && tail_rows != b.computed.end()) {
+      const uint32_t rows_view = view(shape.final_output, tail_rows->second);
+      band_nodes.push_back(bands::tail_sum_node(&out, node_at(length), rows_view, tail_rows->second, sums, summing));
+      summing = true;
+    }
   }
+  if (chain.tail) band_nodes.push_back(bands::tail_finish_node(&out, node_at(length), sums));
   uint64_t plain_macs = 0;
   for (uint32_t k = 0; k < length; ++k) {
     const NodeDef& node = node_at(k);
@@ -418,7 +440,7 @@ bool rewrite_chain(const ModelDef& in, const BandStep& step, BandCost* cost, std
   if (banded_nodes != nullptr) {
     std::vector<bool> flags = *banded_nodes;
     flags.resize(in.nodes.size(), false);
-    flags.erase(flags.begin() + chain.first, flags.begin() + chain.last + 1);
+    flags.erase(flags.begin() + chain.first, flags.begin() + chain.first + replaced);
     flags.insert(flags.begin() + chain.first, band_nodes.size(), true);
     *banded_nodes = std::move(flags);
   }

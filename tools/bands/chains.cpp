@@ -3,6 +3,7 @@
 
 #include "graphrt/tools/bands.h"
 #include "row_ops.h"
+#include "tail_ops.h"
 
 namespace grt::tools {
 namespace {
@@ -132,7 +133,6 @@ std::vector<BandChain> band_chains(const ModelDef& model, const std::vector<bool
       }
       if (!ok) break;
       produced.push_back(output_of(model, node));
-      if (e == s) continue;
       // Everything but the last output stays inside [s, e].
       bool closed = true;
       for (size_t k = 0; k + 1 < produced.size() && closed; ++k) {
@@ -140,7 +140,15 @@ std::vector<BandChain> band_chains(const ModelDef& model, const std::vector<bool
         closed = !use.aliased && !use.model_io && !use.readers.empty() &&
                  std::all_of(use.readers.begin(), use.readers.end(), [&](uint32_t r) { return r >= s && r <= e; });
       }
-      if (closed) chains.push_back(BandChain{s, e});
+      if (!closed) continue;
+      if (e > s) chains.push_back(BandChain{s, e, false});
+      // The last output read once, by the next node, a reduction of all of it.
+      const TensorUse& last = uses[produced.back()];
+      const uint32_t tail = e + 1;
+      if (tail < model.nodes.size() && !(tail < excluded.size() && excluded[tail]) && !last.aliased && !last.model_io &&
+          last.readers.size() == 1 && last.readers[0] == tail && bands::is_tail(model, model.nodes[tail], produced.back())) {
+        chains.push_back(BandChain{s, e, true});
+      }
     }
   }
   return chains;

@@ -35,10 +35,7 @@ struct Int8Average {
   using Sum = int32_t;
   int32_t count;
   int32_t act_min, act_max;
-  int8_t operator()(int32_t acc) const {
-    acc = acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
-    return static_cast<int8_t>(dense::clamp_int(acc, act_min, act_max));
-  }
+  int8_t operator()(int32_t acc) const { return static_cast<int8_t>(dense::clamp_int(dense::rounded_average(acc, count), act_min, act_max)); }
 };
 
 struct FloatAverage {

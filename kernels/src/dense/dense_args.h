@@ -41,6 +41,20 @@ inline int32_t clamp_int(int32_t v, int32_t low, int32_t high) {
   return v < low ? low : (v > high ? high : v);
 }
 
+// TFLM's int8 average of a window sum over `count` positions: rounded half away from zero.
+inline int32_t rounded_average(int32_t sum, int32_t count) {
+  return sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
+}
+
+// A fully-connected int8 unit from its wrapped int32 sum of products: bias added (wrapping,
+// as TFLM's sum wraps), requantized, offset, clamped.
+inline int8_t fully_connected_unit_s8(uint32_t sum, const int32_t* bias, int unit, int32_t multiplier, int32_t shift,
+                                      int32_t output_offset, int32_t act_min, int32_t act_max) {
+  if (bias != nullptr) sum += static_cast<uint32_t>(bias[unit]);
+  const int32_t scaled = multiply_by_quantized_multiplier(static_cast<int32_t>(sum), multiplier, shift);
+  return static_cast<int8_t>(clamp_int(wrapping_add(scaled, output_offset), act_min, act_max));
+}
+
 // std::min(std::max(v, low), high), the reference kernels' float activation clamp.
 inline float clamp_float(float v, float low, float high) {
   const float raised = v < low ? low : v;

@@ -160,12 +160,9 @@ GRT_KERNEL_FUNCTION(fully_connected_s8) {
       }
       for (int u = 0; u < block; ++u) {
         const int unit = first_unit + u;
-        int32_t total = static_cast<int32_t>(acc[u]);
-        if (bias != nullptr) total = dense::wrapping_add(total, bias[unit]);
         const int channel = per_channel ? unit : 0;
-        total = grt::kernels::multiply_by_quantized_multiplier(total, multiplier[channel], shift[channel]);
-        total = dense::clamp_int(dense::wrapping_add(total, output_offset), act_min, act_max);
-        output_row[unit] = static_cast<int8_t>(total);
+        output_row[unit] = dense::fully_connected_unit_s8(acc[u], bias, unit, multiplier[channel], shift[channel],
+                                                          output_offset, act_min, act_max);
       }
     }
   }

@@ -79,4 +79,39 @@ ModelDef band_chain_model() {
   return m;
 }
 
+ModelDef band_tail_model(Tail tail) {
+  ModelDef m;
+  m.name = "band_tail";
+  m.producer = "graphrt tests";
+  const uint32_t x = m.add_activation("x", DType::Int8, {1, 15, 13, 3});
+  const uint32_t c = m.add_activation("c", DType::Int8, {1, 8, 7, 16});
+  const uint32_t d = m.add_activation("d", DType::Int8, {1, 8, 7, 16});
+  m.inputs = {x};
+  add_convolution(&m, false, x, c, 3, 2, 1, 1);
+  add_convolution(&m, true, c, d, 3, 1, 1, 2);
+  if (tail == Tail::kAveragePool) {
+    const uint32_t y = m.add_activation("y", DType::Int8, {1, 1, 1, 16});
+    m.add_node("average_pool2d_s8", {ArgDef::input(d), ArgDef::output(y), ArgDef::integer(1), ArgDef::integer(1), ArgDef::integer(8),
+                                     ArgDef::integer(7), ArgDef::integer(0), ArgDef::integer(0), ArgDef::integer(-128), ArgDef::integer(127)},
+               "pool");
+    m.outputs = {y};
+    return m;
+  }
+  constexpr int64_t kUnits = 10, kDepth = 8 * 7 * 16;
+  const uint32_t w = m.add_constant_values("fc weights", DType::Int8, {kUnits, kDepth}, random_bytes(kUnits * kDepth, 5));
+  std::vector<int32_t> bias(kUnits);
+  for (size_t u = 0; u < bias.size(); ++u) bias[u] = static_cast<int32_t>(u * 911) - 4000;
+  const uint32_t b = m.add_constant_values("fc bias", DType::Int32, {kUnits}, bias);
+  const uint32_t multipliers = m.add_int_array("fc multipliers", {1 << 30});
+  const uint32_t shifts = m.add_int_array("fc shifts", {-9});
+  const uint32_t y = m.add_activation("y", DType::Int8, {1, kUnits});
+  m.add_node("fully_connected_s8",
+             {ArgDef::input(d), ArgDef::input(w), ArgDef::input(b), ArgDef::output(y), ArgDef::int_array(multipliers),
+              ArgDef::int_array(shifts), ArgDef::integer(5), ArgDef::integer(-1), ArgDef::integer(2), ArgDef::integer(-128),
+              ArgDef::integer(127)},
+             "fc");
+  m.outputs = {y};
+  return m;
+}
+
 }  // namespace grt::test

@@ -1,5 +1,6 @@
-// The synthetic chain the band tests cut: conv 3x3 stride 2 SAME -> depthwise 3x3 -> conv
-// 1x1 -> residual ADD -> max pool -> conv 3x3 (bands_rewrite_test.cpp describes it).
+// The synthetic chains the band tests cut: conv 3x3 stride 2 SAME -> depthwise 3x3 -> conv
+// 1x1 -> residual ADD -> max pool -> conv 3x3 (bands_rewrite_test.cpp describes it), and
+// chains ending in a reduction.
 #ifndef GRAPHRT_TESTS_UNIT_BANDS_BAND_CHAIN_MODEL_H_
 #define GRAPHRT_TESTS_UNIT_BANDS_BAND_CHAIN_MODEL_H_
 
@@ -11,6 +12,13 @@
 namespace grt::test {
 
 tools::ModelDef band_chain_model();
+
+// A chain ending in a reduction the bands can feed in parts (bands_tail_test.cpp):
+// x [1, 15, 13, 3] -> conv 3x3 stride 2 SAME -> c [1, 8, 7, 16] -> depthwise 3x3 -> d, then a
+// global average pool of d ([1, 1, 1, 16]) or a fully connected layer over d's 896 values
+// ([1, 10]), the model's output.
+enum class Tail { kAveragePool, kFullyConnected };
+tools::ModelDef band_tail_model(Tail tail);
 
 // n bytes of a fixed pseudo-random sequence (weights, inputs).
 std::vector<int8_t> random_bytes(size_t n, uint32_t seed);

@@ -18,9 +18,15 @@
 namespace grt::tools {
 
 // Nodes [first, last] of a model, in node order: a chain the rewrite can cut into bands.
+// With `tail`, node last + 1 is a reduction of the chain's whole output (a global average
+// pool or a fully-connected layer, its only reader) that the bands feed in parts: int32 sums
+// after each band, one node finishing them after the last. The chain's output then holds
+// one band, not all its rows.
 struct BandChain {
   uint32_t first = 0;
   uint32_t last = 0;
+  bool tail = false;
+  bool operator==(const BandChain& o) const { return first == o.first && last == o.last && tail == o.tail; }
 };
 
 // Multiply-accumulates of the convolutions and depthwise convolutions (the work halos add to).
@@ -30,8 +36,9 @@ uint64_t convolution_macs(const ModelDef& model);
 // over [1, H, W, C] tensors, the chain reading one tensor from outside (any number of
 // times) and writing one tensor that leaves it (its last node's output), every tensor in
 // between read only inside the chain, no model output, no alias target. Nodes marked in
-// `excluded` (already banded) are never part of one. Chains of one node are left out:
-// banding one operator saves nothing.
+// `excluded` (already banded) are never part of one. Chains of one node are left out unless
+// they end in a tail: banding one operator alone saves nothing. A chain that can end in a
+// tail comes twice, with and without it.
 std::vector<BandChain> band_chains(const ModelDef& model, const std::vector<bool>& excluded);
 
 // The rows of a chain's output (of one band_chains returned): at most that many bands.
