@@ -34,6 +34,16 @@ inline bool int_values_within(const DLTensor* t, int64_t low, int64_t high) {
   return true;
 }
 
+// A fully-connected layer's requantization: multipliers (Q31) and shifts (in [-31, 30]), one
+// per tensor or one per each of `units`.
+inline void check_unit_scales(ArgCheck& check, const DLTensor* multipliers, const DLTensor* shifts, int64_t units) {
+  const int64_t channels = element_count(multipliers);
+  check.expect(channels == 1 || channels == units, "multipliers must be one per tensor or one per unit")
+      .expect(element_count(shifts) == channels, "shifts must match multipliers")
+      .expect(int_values_within(multipliers, INT32_MIN, INT32_MAX), "multipliers are missing")
+      .expect(int_values_within(shifts, -31, 30), "shifts must lie in [-31, 30]");
+}
+
 using grt::kernels::wrapping_add;
 using grt::kernels::wrapping_mul;
 

@@ -186,15 +186,9 @@ GRT_CHECK_FUNCTION(fully_connected_s8) {
       .integer(10, -128, 127);
   check_fully_connected_shapes(check, args);
   if (!check.ok()) return check.result();
-  const int64_t units = grt::kernels::tensor_at(args, 1)->shape[0];
-  const DLTensor* multipliers = grt::kernels::tensor_at(args, 4);
-  const DLTensor* shifts = grt::kernels::tensor_at(args, 5);
-  const int64_t channels = grt::kernels::element_count(multipliers);
-  check.expect(channels == 1 || channels == units, "multipliers must be one per tensor or one per unit")
-      .expect(grt::kernels::element_count(shifts) == channels, "shifts must match multipliers")
-      .expect(dense::int_values_within(multipliers, INT32_MIN, INT32_MAX), "multipliers are missing")
-      .expect(dense::int_values_within(shifts, -31, 30), "shifts must lie in [-31, 30]")
-      .expect(grt::kernels::int_at(args, 9) <= grt::kernels::int_at(args, 10), "act_min exceeds act_max");
+  dense::check_unit_scales(check, grt::kernels::tensor_at(args, 4), grt::kernels::tensor_at(args, 5),
+                           grt::kernels::tensor_at(args, 1)->shape[0]);
+  check.expect(grt::kernels::int_at(args, 9) <= grt::kernels::int_at(args, 10), "act_min exceeds act_max");
   return check.result();
 }
 

@@ -115,16 +115,10 @@ GRT_CHECK_FUNCTION(fully_connected_finish_s8) {
   if (!check.ok()) return check.result();
   const int64_t units = grt::kernels::tensor_at(args, 0)->shape[0];
   const DLTensor* b = grt::kernels::optional_tensor_at(args, 1);
-  const DLTensor* multipliers = grt::kernels::tensor_at(args, 3);
-  const DLTensor* shifts = grt::kernels::tensor_at(args, 4);
-  const int64_t channels = grt::kernels::element_count(multipliers);
   check.expect(dense::fits_int(units), "too many units")
       .expect(b == nullptr || b->shape[0] == units, "bias must have one value per unit")
       .expect(grt::kernels::element_count(grt::kernels::tensor_at(args, 2)) == units, "output must hold one value per unit")
-      .expect(channels == 1 || channels == units, "multipliers must be one per tensor or one per unit")
-      .expect(grt::kernels::element_count(shifts) == channels, "shifts must match multipliers")
-      .expect(dense::int_values_within(multipliers, INT32_MIN, INT32_MAX), "multipliers are missing")
-      .expect(dense::int_values_within(shifts, -31, 30), "shifts must lie in [-31, 30]")
       .expect(grt::kernels::int_at(args, 6) <= grt::kernels::int_at(args, 7), "act_min exceeds act_max");
+  dense::check_unit_scales(check, grt::kernels::tensor_at(args, 3), grt::kernels::tensor_at(args, 4), units);
   return check.result();
 }
