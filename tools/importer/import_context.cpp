@@ -240,8 +240,7 @@ uint32_t ImportContext::graph_tensor(int32_t tflite_index) {
     const int64_t zero = facts.quantization ? facts.quantization->zero_point.front() : 0;
     if (facts.dtype == DType::Int8 && zero != 0) {
       const uint64_t bytes = element_count(facts.shape);
-      if (bytes > kMaxWrittenInitialBytes) {
-        fail(too_many_initial_bytes("variable tensor '" + facts.name + "'", bytes, zero));
+      if (!reserve_written(bytes, "the initial values of variable tensor '" + facts.name + "' (zero point " + std::to_string(zero) + ")")) {
         return 0;
       }
       initial.assign(bytes, static_cast<uint8_t>(zero));
@@ -263,9 +262,16 @@ uint32_t ImportContext::graph_tensor(int32_t tflite_index) {
   return index;
 }
 
-std::string too_many_initial_bytes(const std::string& variable, uint64_t bytes, int64_t zero_point) {
-  return variable + " starts at zero point " + std::to_string(zero_point) + ": " + std::to_string(bytes) +
-         " bytes of initial values in the blob, more than graphrt writes (" + std::to_string(kMaxWrittenInitialBytes >> 20) + " MiB)";
+bool ImportContext::reserve_written(uint64_t bytes, const std::string& what) {
+  WrittenBytes& written = written_ != nullptr ? *written_ : own_written_;
+  if (bytes > written.limit - std::min(written.used, written.limit)) {
+    fail(what + " would take " + std::to_string(bytes) + " bytes of the blob, past what graphrt writes itself for this model (" +
+         std::to_string(written.limit) + " bytes: the file's size and " + std::to_string(kMaxWrittenBytes >> 20) +
+         " MiB of tables and initial values; " + std::to_string(written.used) + " written before)");
+    return false;
+  }
+  written.used += bytes;
+  return true;
 }
 
 void ImportContext::make_alias(int32_t alias, int32_t target) {
@@ -316,10 +322,12 @@ int32_t ImportContext::alias_target(int32_t tflite_index) const {
 }
 
 uint32_t ImportContext::int_array(const std::string& name, const std::vector<int32_t>& values) {
+  if (!reserve_written(values.size() * sizeof(int32_t), "table '" + name + "'")) return 0;
   return graph_->add_int_array(name, values);
 }
 
 uint32_t ImportContext::constant(const std::string& name, DType dtype, std::vector<int64_t> shape, std::vector<uint8_t> bytes) {
+  if (!reserve_written(bytes.size(), "table '" + name + "'")) return 0;
   return graph_->add_constant(name, dtype, std::move(shape), std::move(bytes));
 }
 

@@ -123,8 +123,7 @@ int64_t variable_state(ImportContext& ctx, const VariableName& name) {
   const auto* q = sized_by.quantization();
   const int64_t zero_point = q != nullptr && count_of(q->zero_point()) != 0 ? q->zero_point()->Get(0) : 0;
   const auto fill = static_cast<uint8_t>(static_cast<int8_t>(zero_point));
-  if (fill != 0 && bytes > kMaxWrittenInitialBytes) {
-    ctx.fail(too_many_initial_bytes(variable, bytes, zero_point));
+  if (fill != 0 && !ctx.reserve_written(bytes, "the initial values of " + variable + " (zero point " + std::to_string(zero_point) + ")")) {
     return -1;
   }
   std::vector<uint8_t> initial;

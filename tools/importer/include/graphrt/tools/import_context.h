@@ -19,15 +19,18 @@ namespace grt::tools {
 // `unsigned_words`, uint32/uint64 are carried as int32/int64 words (the signal operators').
 std::optional<DType> blob_dtype(tflite::TensorType type, bool unsigned_words = false);
 
-// The most bytes the importer writes into a blob itself: a variable's initial values (one
-// byte per element when it starts at a non-zero zero point), and over the whole model also
-// the converters' tables. A file's own constants are bounded by its size; these only by the
-// shapes and counts it declares, so a few bytes could otherwise ask for gigabytes. Real
-// models' state and tables are kilobytes.
-inline constexpr uint64_t kMaxWrittenInitialBytes = uint64_t{64} << 20;
+// The bytes the importer writes into a blob itself, beyond the file's size, over the whole
+// model: variables' initial values (one byte per element when they start at a non-zero
+// zero point) and the converters' tables. A file's own constants are bounded by its size;
+// these only by the shapes and counts it declares, so a few bytes could otherwise ask for
+// gigabytes. Real models' state and tables are kilobytes.
+inline constexpr uint64_t kMaxWrittenBytes = uint64_t{64} << 20;
 
-// The refusal of a variable whose initial values would pass kMaxWrittenInitialBytes.
-std::string too_many_initial_bytes(const std::string& variable, uint64_t bytes, int64_t zero_point);
+// What an import has written itself, shared by the contexts of all its subgraphs.
+struct WrittenBytes {
+  uint64_t limit = kMaxWrittenBytes;  // the import's: the file's size + kMaxWrittenBytes
+  uint64_t used = 0;
+};
 
 class ImportContext {
  public:
@@ -102,6 +105,13 @@ class ImportContext {
   uint32_t int_array(const std::string& name, const std::vector<int32_t>& values);
   // A new constant tensor with the given bytes (e.g. precomputed lookup tables).
   uint32_t constant(const std::string& name, DType dtype, std::vector<int64_t> shape, std::vector<uint8_t> bytes);
+  // Both count against the import's WrittenBytes (and answer 0 with the import failed past
+  // its limit), as does every other writer, which asks first:
+  // Takes `bytes` more of what the import writes itself; past the limit fails the import,
+  // naming `what`, and returns false. The import's budget, shared by its subgraphs'
+  // contexts (a context alone has its own, of kMaxWrittenBytes).
+  bool reserve_written(uint64_t bytes, const std::string& what);
+  void share_written(WrittenBytes* written) { written_ = written; }
 
   // ---- Resource variables (VAR_HANDLE, READ_VARIABLE, ASSIGN_VARIABLE) ----
   // A variable is a State tensor of the blob; the RESOURCE tensor a VAR_HANDLE writes only
@@ -156,6 +166,8 @@ class ImportContext {
   std::vector<int64_t> resource_state_;  // TFLite RESOURCE tensor -> graphrt State tensor, or -1
   std::vector<Variable> variables_;
   std::string error_;
+  WrittenBytes own_written_;
+  WrittenBytes* written_ = nullptr;  // shared, or own_written_
   bool unsigned_words_ = false;
   const std::vector<int32_t>* blob_subgraphs_ = nullptr;
   bool nested_ = false;
