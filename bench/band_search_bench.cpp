@@ -5,29 +5,18 @@
 //   band_search_bench [--benchmark_filter=...]; the zoo is GRT_MODEL_ZOO or the configured one.
 #include <benchmark/benchmark.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
+#include "bench_zoo.h"
 #include "graphrt/tools/bands.h"
 #include "graphrt/tools/importer.h"
 #include "graphrt/tools/planner.h"
 
 namespace {
 
-namespace fs = std::filesystem;
-
-fs::path zoo_models() {
-  const char* env = std::getenv("GRT_MODEL_ZOO");
-  return fs::path(env != nullptr ? env : GRT_DEFAULT_MODEL_ZOO) / "models";
-}
-
 void BM_SearchBands(benchmark::State& state, const std::string& model_file) {
-  std::ifstream in(zoo_models() / model_file, std::ios::binary);
-  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
+  const std::vector<uint8_t> bytes = grt::bench::file_bytes(grt::bench::zoo_folder() / "models" / model_file);
   grt::tools::ModelDef model;
   const grt::tools::ImportResult imported = grt::tools::import_tflite(bytes.data(), bytes.size(), &model);
   if (!imported.ok) {

@@ -13,12 +13,10 @@
 // arena, and the band plan plus its bookkeeping over TFLM's arena, counted against 0.7; each band
 // plan's bookkeeping (bk) is its own blob's, and "+bk" the inputs-outside plan with it over the bound.
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
+#include "bench_zoo.h"
 #include "graphrt/dynamic_memory.h"
 #include "graphrt/graphrt.h"
 #include "graphrt/kernels.h"
@@ -53,11 +51,6 @@ std::vector<ManifestEntry> read_manifest(const std::string& text) {
     at = next;
   }
   return entries;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 size_t page_buffer(const AlignedBytes& blob, size_t page_size, std::string* why) {
@@ -107,8 +100,9 @@ struct BelowTheBound {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string zoo = argc > 1 ? argv[1] : (std::getenv("GRT_MODEL_ZOO") != nullptr ? std::getenv("GRT_MODEL_ZOO") : GRT_DEFAULT_MODEL_ZOO);
-  const std::string manifest = read_file(zoo + "/models/MANIFEST.json");
+  const std::string zoo = grt::bench::zoo_folder(argc > 1 ? argv[1] : nullptr).string();
+  const std::vector<uint8_t> manifest_bytes = grt::bench::file_bytes(zoo + "/models/MANIFEST.json");
+  const std::string manifest(manifest_bytes.begin(), manifest_bytes.end());
   if (manifest.empty()) {
     std::fprintf(stderr, "no %s/models/MANIFEST.json: pass the zoo folder or set GRT_MODEL_ZOO\n", zoo.c_str());
     return 1;
@@ -118,10 +112,10 @@ int main(int argc, char** argv) {
   int below = 0, above = 0;
   std::vector<BelowTheBound> in_place_rows;
   for (const ManifestEntry& entry : read_manifest(manifest)) {
-    const std::string bytes = read_file(zoo + "/models/" + entry.file);
+    const std::vector<uint8_t> bytes = grt::bench::file_bytes(zoo + "/models/" + entry.file);
     grt::tools::ModelDef model;
     const grt::tools::ImportResult imported =
-        grt::tools::import_tflite(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), &model);
+        grt::tools::import_tflite(bytes.data(), bytes.size(), &model);
     if (!imported.ok || !imported.unsupported.empty()) {
       std::string why = imported.error;
       for (const auto& [op, count] : imported.unsupported) {

@@ -4,13 +4,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
+#include "bench_zoo.h"
 #include "graphrt/tools/importer.h"
 #include "graphrt/tools/planner.h"
 
@@ -19,23 +17,12 @@ namespace {
 namespace fs = std::filesystem;
 using grt::tools::PlanAlgorithm;
 
-std::vector<uint8_t> read_bytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-
-fs::path zoo_folder(int argc, char** argv) {
-  if (argc > 1) return argv[1];
-  if (const char* env = std::getenv("GRT_MODEL_ZOO")) return env;
-  return GRT_DEFAULT_MODEL_ZOO;
-}
-
 double ratio(uint64_t size, uint64_t bound) { return bound == 0 ? 1.0 : static_cast<double>(size) / static_cast<double>(bound); }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const fs::path models = zoo_folder(argc, argv) / "models";
+  const fs::path models = grt::bench::zoo_folder(argc > 1 ? argv[1] : nullptr) / "models";
   std::vector<fs::path> files;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(models, ec)) {
@@ -52,7 +39,7 @@ int main(int argc, char** argv) {
   int over_target = 0;
   std::vector<std::string> skipped;
   for (const fs::path& file : files) {
-    const std::vector<uint8_t> bytes = read_bytes(file);
+    const std::vector<uint8_t> bytes = grt::bench::file_bytes(file);
     grt::tools::ModelDef model;
     const grt::tools::ImportResult imported = grt::tools::import_tflite(bytes.data(), bytes.size(), &model);
     if (!imported.ok) {
