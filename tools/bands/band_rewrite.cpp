@@ -34,57 +34,6 @@ struct BandRows {
   std::vector<std::vector<InputRows>> reads;  // per node, per row input (empty: the node does not run)
 };
 
-struct ChainShape {
-  uint32_t length = 0;
-  uint32_t final_output = 0;
-  int64_t height = 0;  // of the final output
-};
-
-uint32_t final_output_of(const ModelDef& model, const BandChain& chain) {
-  const NodeDef& last = model.nodes[chain.last];
-  return arg_tensor(last, op_of(model, last).output);
-}
-
-ChainShape shape_of(const ModelDef& model, const BandChain& chain) {
-  ChainShape c;
-  c.length = chain.last - chain.first + 1;
-  c.final_output = final_output_of(model, chain);
-  c.height = model.tensors[c.final_output].shape[1];
-  return c;
-}
-
-// Recomputed halos, band j: walking back from its output rows, each tensor holds (and its
-// writer computes) the hull of the rows its readers need.
-bool recomputed_band(const ModelDef& model, const BandChain& chain, uint32_t j, uint32_t bands, BandRows* out, std::string* error) {
-  const ChainShape c = shape_of(model, chain);
-  const auto where = [&] { return "band " + std::to_string(j) + " of " + std::to_string(bands); };
-  out->held[c.final_output] = Rows{c.height * j / bands, c.height * (j + 1) / bands};
-  out->reads.assign(c.length, {});
-  for (uint32_t k = c.length; k-- > 0;) {
-    const NodeDef& node = model.nodes[chain.first + k];
-    const RowOp& op = op_of(model, node);
-    const auto held = out->held.find(arg_tensor(node, op.output));
-    if (held == out->held.end() || held->second.count() <= 0) {
-      *error = where() + " leaves node " + std::to_string(chain.first + k) + " no rows";
-      return false;
-    }
-    out->computed[held->first] = held->second;
-    for (const int p : op.inputs) {
-      const uint32_t t = arg_tensor(node, p);
-      const InputRows r = bands::input_rows(model, node, op, model.tensors[t].shape[1], held->second);
-      if (r.rows.count() <= 0) {
-        *error = where() + " reads no rows of tensor " + std::to_string(t);
-        return false;
-      }
-      out->reads[k].push_back(r);
-      auto [it, fresh] = out->held.emplace(t, r.rows);
-      if (!fresh) it->second = Rows{std::min(it->second.begin, r.rows.begin), std::max(it->second.end, r.rows.end)};
-    }
-  }
-  if (!chain.tail) out->held.erase(c.final_output);  // written whole, unless a tail sums it band by band
-  return true;
-}
-
 // The chain's tensors, numbered once: 0 the one tensor it reads from outside (band_chains
 // allows one), k + 1 node k's output (the last one the chain's output); with each node's
 // row op and the numbers of its row inputs, in the op's order.
@@ -93,6 +42,9 @@ struct ChainTensors {
   std::vector<int64_t> height;              // by number: its rows
   std::vector<const RowOp*> op;             // per node
   std::vector<std::vector<size_t>> inputs;  // per node, per row input: its number
+  size_t length() const { return op.size(); }
+  uint32_t output() const { return tensor.back(); }
+  int64_t output_height() const { return height.back(); }
 };
 
 ChainTensors chain_tensors(const ModelDef& model, const BandChain& chain) {
@@ -117,11 +69,44 @@ ChainTensors chain_tensors(const ModelDef& model, const BandChain& chain) {
   return c;
 }
 
+// Recomputed halos, band j: walking back from its output rows, each tensor holds (and its
+// writer computes) the hull of the rows its readers need.
+bool recomputed_band(const ModelDef& model, const BandChain& chain, const ChainTensors& c, uint32_t j, uint32_t bands, BandRows* out,
+                     std::string* error) {
+  const auto where = [&] { return "band " + std::to_string(j) + " of " + std::to_string(bands); };
+  const int64_t height = c.output_height();
+  out->held[c.output()] = Rows{height * j / bands, height * (j + 1) / bands};
+  out->reads.assign(c.length(), {});
+  for (size_t k = c.length(); k-- > 0;) {
+    const NodeDef& node = model.nodes[chain.first + k];
+    const RowOp& op = *c.op[k];
+    const auto held = out->held.find(c.tensor[k + 1]);
+    if (held == out->held.end() || held->second.count() <= 0) {
+      *error = where() + " leaves node " + std::to_string(chain.first + k) + " no rows";
+      return false;
+    }
+    out->computed[held->first] = held->second;
+    for (const size_t number : c.inputs[k]) {
+      const uint32_t t = c.tensor[number];
+      const InputRows r = bands::input_rows(model, node, op, c.height[number], held->second);
+      if (r.rows.count() <= 0) {
+        *error = where() + " reads no rows of tensor " + std::to_string(t);
+        return false;
+      }
+      out->reads[k].push_back(r);
+      auto [it, fresh] = out->held.emplace(t, r.rows);
+      if (!fresh) it->second = Rows{std::min(it->second.begin, r.rows.begin), std::max(it->second.end, r.rows.end)};
+    }
+  }
+  if (!chain.tail) out->held.erase(c.output());  // written whole, unless a tail sums it band by band
+  return true;
+}
+
 // Kept halos. Every tensor of the chain has a frontier: the rows computed so far. For a
 // frontier `v` of the chain's output, each tensor's is the furthest row its readers reach
 // (unclipped: below 0 while the pipeline fills). By the tensors' numbers.
 std::vector<int64_t> frontiers(const ModelDef& model, const BandChain& chain, const ChainTensors& c, int64_t v) {
-  const size_t length = c.op.size();
+  const size_t length = c.length();
   std::vector<int64_t> f(length + 1, INT64_MIN);
   f[length] = v;
   for (size_t k = length; k-- > 0;) {
@@ -142,10 +127,9 @@ int64_t clip(int64_t row, int64_t height) { return std::clamp<int64_t>(row, 0, h
 // steady one, so no buffer is higher than a steady step needs. Each node computes the rows
 // between its output's frontiers; each intermediate holds the rows from the first any
 // reader still reads to its frontier.
-std::vector<BandRows> kept_steps(const ModelDef& model, const BandChain& chain, int64_t rows) {
-  const ChainTensors c = chain_tensors(model, chain);
-  const size_t length = c.op.size();
-  const int64_t height = c.height[length];
+std::vector<BandRows> kept_steps(const ModelDef& model, const BandChain& chain, const ChainTensors& c, int64_t rows) {
+  const size_t length = c.length();
+  const int64_t height = c.output_height();
   const auto over = [&](int64_t v) {
     const std::vector<int64_t> now = frontiers(model, chain, c, v), next = frontiers(model, chain, c, v + rows);
     for (size_t i = 0; i <= length; ++i) {
@@ -237,11 +221,11 @@ class Views {
 // writer order; with a tail the last is the chain's output, read by the tail's sum node
 // after the chain's last node. Returns, per such intermediate, its scratch slot;
 // `slot_bytes` gets each slot's size.
-std::map<uint32_t, size_t> transient_slots(const ModelDef& model, const BandChain& chain, const std::vector<uint32_t>& intermediates,
+std::map<uint32_t, size_t> transient_slots(const ModelDef& model, const ChainTensors& c, const std::vector<uint32_t>& intermediates,
                                            const std::vector<BandRows>& plan, std::vector<uint64_t>* slot_bytes) {
   std::map<uint32_t, size_t> slot_of;
   std::vector<uint32_t> slot_free_after;  // chain position of each slot's last reader so far
-  const uint32_t length = chain.last - chain.first + 1;
+  const uint32_t length = static_cast<uint32_t>(c.length());
   for (uint32_t w = 0; w < intermediates.size(); ++w) {
     const uint32_t t = intermediates[w];
     int64_t most_rows = 0;
@@ -257,9 +241,7 @@ std::map<uint32_t, size_t> transient_slots(const ModelDef& model, const BandChai
     if (!transient) continue;
     uint32_t last_reader = w + 1 == length ? length : w;
     for (uint32_t k = w + 1; k < length; ++k) {
-      const NodeDef& node = model.nodes[chain.first + k];
-      const RowOp& op = op_of(model, node);
-      for (const int p : op.inputs) last_reader = arg_tensor(node, p) == t ? k : last_reader;
+      for (const size_t number : c.inputs[k]) last_reader = number == w + 1 ? k : last_reader;  // t is number w + 1
     }
     const uint64_t bytes = static_cast<uint64_t>(most_rows) * bands::row_bytes(model.tensors[t]);
     size_t slot = 0;
@@ -285,10 +267,9 @@ bool apply_bands(ModelDef* model, const BandStep& step, BandCost* cost, std::vec
     *error = "nodes " + std::to_string(chain.first) + " to " + std::to_string(chain.last) + " are not a chain bands can cut";
     return false;
   }
-  std::vector<uint32_t> unused;  // outputs of all but the last node (with a tail, of every node): unused once it is cut
-  for (uint32_t n = chain.first; n < chain.last + (chain.tail ? 1 : 0); ++n) {
-    unused.push_back(arg_tensor(model->nodes[n], op_of(*model, model->nodes[n]).output));
-  }
+  // Outputs of all but the last node (with a tail, of every node): unused once it is cut.
+  const ChainTensors c = chain_tensors(*model, chain);
+  const std::vector<uint32_t> unused(c.tensor.begin() + 1, c.tensor.end() - (chain.tail ? 0 : 1));
   ModelDef out;
   if (!bands::rewrite_chain(*model, step, cost, banded_nodes, &out, error)) return false;
   remove_unused(&out, {}, unused);
@@ -303,26 +284,25 @@ bool rewrite_chain(const ModelDef& in, const BandStep& step, BandCost* cost, std
   const BandChain& chain = step.chain;
   const uint32_t bands = step.bands;
   const bool keep = step.halo == BandHalo::kKeep;
-  const ChainShape shape = shape_of(in, chain);
-  const uint32_t length = shape.length;
-  const int64_t height = shape.height;
+  const ChainTensors c = chain_tensors(in, chain);
+  const uint32_t length = static_cast<uint32_t>(c.length());
+  const int64_t height = c.output_height();
   const auto node_at = [&](uint32_t k) -> const NodeDef& { return in.nodes[chain.first + k]; };
   if (bands < 2 || bands > height) {
     *error = std::to_string(bands) + " bands asked for over " + std::to_string(height) + " output rows (2 to the rows)";
     return false;
   }
   // Outputs of all but the last node; with a tail, the last one's too (held a band at a time).
-  std::vector<uint32_t> intermediates;
-  for (uint32_t k = 0; k + 1 < length + (chain.tail ? 1 : 0); ++k) intermediates.push_back(arg_tensor(node_at(k), op_of(in, node_at(k)).output));
+  const std::vector<uint32_t> intermediates(c.tensor.begin() + 1, c.tensor.end() - (chain.tail ? 0 : 1));
   const auto is_intermediate = [&](uint32_t t) { return std::find(intermediates.begin(), intermediates.end(), t) != intermediates.end(); };
 
   std::vector<BandRows> plan;
   if (keep) {
-    plan = kept_steps(in, chain, (height + bands - 1) / bands);
+    plan = kept_steps(in, chain, c, (height + bands - 1) / bands);
     if (chain.tail) {
       for (BandRows& b : plan) {  // each step's new rows of the chain's output, summed in the step
-        const auto computed = b.computed.find(shape.final_output);
-        if (computed != b.computed.end()) b.held[shape.final_output] = computed->second;
+        const auto computed = b.computed.find(c.output());
+        if (computed != b.computed.end()) b.held[c.output()] = computed->second;
       }
     }
     for (uint32_t j = 0; j < plan.size(); ++j) {
@@ -338,7 +318,7 @@ bool rewrite_chain(const ModelDef& in, const BandStep& step, BandCost* cost, std
   } else {
     plan.resize(bands);
     for (uint32_t j = 0; j < bands; ++j) {
-      if (!recomputed_band(in, chain, j, bands, &plan[j], error)) return false;
+      if (!recomputed_band(in, chain, c, j, bands, &plan[j], error)) return false;
     }
   }
 
@@ -352,10 +332,10 @@ bool rewrite_chain(const ModelDef& in, const BandStep& step, BandCost* cost, std
   std::map<uint32_t, uint32_t> buffer;
   if (keep) {
     std::vector<uint64_t> slot_bytes;
-    const std::map<uint32_t, size_t> slot_of = transient_slots(in, chain, intermediates, plan, &slot_bytes);
+    const std::map<uint32_t, size_t> slot_of = transient_slots(in, c, intermediates, plan, &slot_bytes);
     std::vector<uint32_t> scratch;
     for (size_t k = 0; k < slot_bytes.size(); ++k) {
-      scratch.push_back(out.add_activation(in.tensors[final_output_of(in, chain)].name + " band scratch " + std::to_string(k),
+      scratch.push_back(out.add_activation(in.tensors[c.output()].name + " band scratch " + std::to_string(k),
                                            DType::Int8, {1, static_cast<int64_t>(slot_bytes[k])}));
     }
     for (const auto& [t, slot] : slot_of) buffer[t] = scratch[slot];
@@ -409,33 +389,29 @@ bool rewrite_chain(const ModelDef& in, const BandStep& step, BandCost* cost, std
     for (uint32_t k = 0; k < length; ++k) {
       if (b.reads[k].empty()) continue;  // keep mode: no new rows of its output this step
       NodeDef node = node_at(k);
-      const RowOp& op = op_of(in, node);
-      const uint32_t written = arg_tensor(node, op.output);
+      const RowOp& op = *c.op[k];
+      const uint32_t written = c.tensor[k + 1];
       const Rows rows = b.computed.at(written);
       computed_macs += bands::macs_per_row(in, node, op) * static_cast<uint64_t>(rows.count());
       for (size_t i = 0; i < op.inputs.size(); ++i) {
         const int p = op.inputs[i];
-        node.args[static_cast<size_t>(p)].value = view(arg_tensor(node, p), b.reads[k][i].rows);
+        node.args[static_cast<size_t>(p)].value = view(c.tensor[c.inputs[k][i]], b.reads[k][i].rows);
         if (op.window) node.args[static_cast<size_t>(op.pad_top)].value = b.reads[k][i].pad_top;
       }
       node.args[static_cast<size_t>(op.output)].value = view(written, rows);
       node.name = node.name + band_name;
       band_nodes.push_back(std::move(node));
     }
-    const auto tail_rows = b.computed.find(shape.final_output);
+    const auto tail_rows = b.computed.find(c.output());
     if (chain.tail && tail_rows != b.computed.end()) {
-      const uint32_t rows_view = view(shape.final_output, tail_rows->second);
+      const uint32_t rows_view = view(c.output(), tail_rows->second);
       band_nodes.push_back(bands::tail_sum_node(&out, node_at(length), rows_view, tail_rows->second, sums, summing));
       summing = true;
     }
   }
   if (chain.tail) band_nodes.push_back(bands::tail_finish_node(&out, node_at(length), sums));
   uint64_t plain_macs = 0;
-  for (uint32_t k = 0; k < length; ++k) {
-    const NodeDef& node = node_at(k);
-    const RowOp& op = op_of(in, node);
-    plain_macs += bands::macs_per_row(in, node, op) * static_cast<uint64_t>(in.tensors[arg_tensor(node, op.output)].shape[1]);
-  }
+  for (uint32_t k = 0; k < length; ++k) plain_macs += bands::macs_per_row(in, node_at(k), *c.op[k]) * static_cast<uint64_t>(c.height[k + 1]);
   out.nodes.insert(out.nodes.begin() + chain.first, band_nodes.begin(), band_nodes.end());
   if (banded_nodes != nullptr) {
     std::vector<bool> flags = *banded_nodes;
