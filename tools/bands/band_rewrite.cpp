@@ -127,7 +127,48 @@ int64_t clip(int64_t row, int64_t height) { return std::clamp<int64_t>(row, 0, h
 // steady one, so no buffer is higher than a steady step needs. Each node computes the rows
 // between its output's frontiers; each intermediate holds the rows from the first any
 // reader still reads to its frontier.
-std::vector<BandRows> kept_steps(const ModelDef& model, const BandChain& chain, const ChainTensors& c, int64_t rows) {
+// Row by row: each of the steps `f` (frontiers per tensor) split into steps in which no
+// tensor gains more than one row, every node computing its next row as soon as its inputs
+// hold what that row reads. The layers of the highest resolution then run a row at a time
+// and the strided ones below them as their inputs allow, so each kept buffer holds about a
+// window of rows rather than a whole step's; the price is more nodes (and more copies).
+std::vector<std::vector<int64_t>> row_by_row(const ModelDef& model, const BandChain& chain, const ChainTensors& c,
+                                             const std::vector<std::vector<int64_t>>& f) {
+  const size_t length = c.length();
+  const auto readable = [&](size_t k, int64_t rows, const std::vector<int64_t>& frontier) {
+    const NodeDef& node = model.nodes[chain.first + k];
+    for (const size_t number : c.inputs[k]) {
+      const int64_t available = number == 0 ? c.height[0] : frontier[number];  // the chain's input is whole
+      if (bands::input_rows(model, node, *c.op[k], c.height[number], Rows{rows - 1, rows}).rows.end > available) return false;
+    }
+    return true;
+  };
+  std::vector<std::vector<int64_t>> fine;
+  std::vector<int64_t> now(length + 1, 0);
+  for (const std::vector<int64_t>& to : f) {
+    for (;;) {
+      std::vector<int64_t> next = now;
+      next[0] = to[0];
+      bool moved = false;
+      for (size_t k = 0; k < length; ++k) {  // in chain order: a new row flows on within the step
+        int64_t r = std::min(to[k + 1], now[k + 1] + 1);
+        while (r > now[k + 1] && !readable(k, r, next)) --r;
+        moved = moved || r > now[k + 1];
+        next[k + 1] = r;
+      }
+      if (!moved) break;
+      fine.push_back(next);
+      now = std::move(next);
+    }
+    if (now != to) {  // never for a chain band_chains accepts: the coarse step, whole
+      fine.push_back(to);
+      now = to;
+    }
+  }
+  return fine;
+}
+
+std::vector<BandRows> kept_steps(const ModelDef& model, const BandChain& chain, const ChainTensors& c, int64_t rows, bool one_row) {
   const size_t length = c.length();
   const int64_t height = c.output_height();
   const auto over = [&](int64_t v) {
@@ -148,6 +189,7 @@ std::vector<BandRows> kept_steps(const ModelDef& model, const BandChain& chain, 
     f.push_back(std::move(step));
     if (v >= height) break;
   }
+  if (one_row) f = row_by_row(model, chain, c, f);
   std::vector<BandRows> steps(f.size());
   for (size_t j = 0; j < f.size(); ++j) {
     steps[j].reads.assign(length, {});
@@ -283,7 +325,7 @@ bool rewrite_chain(const ModelDef& in, const BandStep& step, BandCost* cost, std
                    std::string* error) {
   const BandChain& chain = step.chain;
   const uint32_t bands = step.bands;
-  const bool keep = step.halo == BandHalo::kKeep;
+  const bool keep = step.halo != BandHalo::kRecompute;
   const ChainTensors c = chain_tensors(in, chain);
   const uint32_t length = static_cast<uint32_t>(c.length());
   const int64_t height = c.output_height();
@@ -298,7 +340,7 @@ bool rewrite_chain(const ModelDef& in, const BandStep& step, BandCost* cost, std
 
   std::vector<BandRows> plan;
   if (keep) {
-    plan = kept_steps(in, chain, c, (height + bands - 1) / bands);
+    plan = kept_steps(in, chain, c, (height + bands - 1) / bands, step.halo == BandHalo::kKeepRowByRow);
     if (chain.tail) {
       for (BandRows& b : plan) {  // each step's new rows of the chain's output, summed in the step
         const auto computed = b.computed.find(c.output());

@@ -96,7 +96,7 @@ bool apply_band_plan(ModelDef* model, const BandPlan& plan, std::string* error) 
 }
 
 bool search_bands(const ModelDef& model, const PlanOptions& options, double max_extra_percent, BandPlan* plan, std::string* error,
-                  uint32_t most_bands) {
+                  uint32_t most_bands, bool row_by_row) {
   BandPlan result;
   result.macs = convolution_macs(model);
   const double allowed = static_cast<double>(result.macs) * max_extra_percent / 100.0;
@@ -114,7 +114,8 @@ bool search_bands(const ModelDef& model, const PlanOptions& options, double max_
     BandStep best_step;
     BandCost best_cost;
     for (const BandChain& chain : band_chains(current, banded)) {
-      for (const BandHalo halo : {BandHalo::kKeep, BandHalo::kRecompute}) {
+      for (const BandHalo halo : {BandHalo::kKeep, BandHalo::kKeepRowByRow, BandHalo::kRecompute}) {
+        if (halo == BandHalo::kKeepRowByRow && !row_by_row) continue;
         for (const uint32_t bands : band_counts(current, chain, most_bands)) {
           ModelDef trial;
           std::vector<bool> trial_banded = banded;
@@ -176,14 +177,20 @@ bool band_plan_ladder(const ModelDef& model, const PlanOptions& options, double 
     BandPlan plan;
     if (!search_bands(model, options, limit, &plan, error)) return false;
     if (stop_within > 0 && plan.activations <= stop_within) {
-      // It fits: the fewest bands per chain that still fit (fewer band nodes, less copying).
-      for (const uint32_t most : {2u, 4u, 8u, 16u, 32u, 64u}) {
-        BandPlan fewer;
-        if (!search_bands(model, options, limit, &fewer, error, most)) return false;
-        if (fewer.activations <= stop_within) {
-          plan = std::move(fewer);
-          break;
+      // It fits: the fewest bands per chain that still fit (fewer band nodes, less copying),
+      // row by row only if nothing coarser does.
+      bool found = false;
+      for (const bool row_by_row : {false, true}) {
+        for (const uint32_t most : {2u, 4u, 8u, 16u, 32u, 64u}) {
+          BandPlan fewer;
+          if (!search_bands(model, options, limit, &fewer, error, most, row_by_row)) return false;
+          if (fewer.activations <= stop_within) {
+            plan = std::move(fewer);
+            found = true;
+            break;
+          }
         }
+        if (found) break;
       }
     }
     if (!plans->empty() && plan.activations >= plans->back().activations) continue;

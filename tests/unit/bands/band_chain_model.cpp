@@ -114,4 +114,24 @@ ModelDef band_tail_model(Tail tail) {
   return m;
 }
 
+ModelDef strided_chain_model() {
+  ModelDef m;
+  m.name = "strided_chain";
+  m.producer = "graphrt tests";
+  const uint32_t x = m.add_activation("x", DType::Int8, {1, 16, 8, 4});
+  const uint32_t a = m.add_activation("a", DType::Int8, {1, 16, 8, 8});
+  const uint32_t b = m.add_activation("b", DType::Int8, {1, 8, 4, 8});
+  const uint32_t c = m.add_activation("c", DType::Int8, {1, 8, 4, 8});
+  const uint32_t d = m.add_activation("d", DType::Int8, {1, 4, 2, 8});
+  const uint32_t out = m.add_activation("out", DType::Int8, {1, 4, 2, 8});
+  m.inputs = {x};
+  add_convolution(&m, false, x, a, 3, 1, 1, 21);
+  add_convolution(&m, true, a, b, 3, 2, 1, 22);
+  add_convolution(&m, false, b, c, 1, 1, 0, 23);
+  add_convolution(&m, true, c, d, 3, 2, 1, 24);
+  add_convolution(&m, false, d, out, 1, 1, 0, 25);
+  m.outputs = {out};
+  return m;
+}
+
 }  // namespace grt::test

@@ -18,6 +18,12 @@ tools::ModelDef band_chain_model();
 // global average pool of d ([1, 1, 1, 16]) or a fully connected layer over d's 896 values
 // ([1, 10]), the model's output.
 enum class Tail { kAveragePool, kFullyConnected };
+
+// A chain with strided layers inside it, where kept steps of whole output rows hold many
+// rows of the earlier layers: x [1, 16, 8, 4] -> conv 3x3 -> a [1, 16, 8, 8] -> depthwise 3x3
+// stride 2 -> b [1, 8, 4, 8] -> conv 1x1 -> c -> depthwise 3x3 stride 2 -> d [1, 4, 2, 8] ->
+// conv 1x1 -> out (nodes 0 to 4; the chain is nodes 0 to 3).
+tools::ModelDef strided_chain_model();
 tools::ModelDef band_tail_model(Tail tail);
 
 // n bytes of a fixed pseudo-random sequence (weights, inputs).

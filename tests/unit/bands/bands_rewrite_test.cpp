@@ -4,6 +4,7 @@
 // peak is lower. Plus the rewrite's refusals.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -64,12 +65,12 @@ TEST(BandRewrite, EveryBandCountComputesThePlainPlansBytes) {
   for (const tools::BandChain chain : {tools::BandChain{0, 3}, tools::BandChain{0, 4}, tools::BandChain{0, 5}, tools::BandChain{1, 3}}) {
     const uint32_t rows = chain.last == 3 ? 8 : 7;  // of y, else of z and out
     for (uint32_t bands = 2; bands <= rows; ++bands) {
-      for (const tools::BandHalo halo : {tools::BandHalo::kRecompute, tools::BandHalo::kKeep}) {
+      for (const tools::BandHalo halo : {tools::BandHalo::kRecompute, tools::BandHalo::kKeep, tools::BandHalo::kKeepRowByRow}) {
         ModelDef banded = plain;
         std::string error;
         ASSERT_TRUE(tools::apply_bands(&banded, {chain, bands, halo}, nullptr, nullptr, &error)) << error;
         EXPECT_EQ(run(planned(banded).model, input), expected)
-            << "nodes " << chain.first << ".." << chain.last << ", " << bands << " bands" << (halo == tools::BandHalo::kKeep ? ", kept" : "");
+            << "nodes " << chain.first << ".." << chain.last << ", " << bands << " bands, halo mode " << static_cast<int>(halo);
       }
     }
   }
@@ -119,6 +120,53 @@ TEST(BandRewrite, KeptHalosComputeEveryRowOnceAndCountTheBytesMoved) {
   EXPECT_LT(planned(banded).size, planned(plain).size);
   const std::vector<int8_t> input = random_bytes(15 * 13 * 3, 11);
   EXPECT_EQ(run(planned(banded).model, input), run(planned(plain).model, input));
+}
+
+// Row by row, no layer computes more than a row at a time: each kept buffer holds the rows
+// of one window (3 for the 3x3 layers), not a whole step's (a step of d's rows is four of
+// a's), whatever the band count.
+TEST(BandRewrite, RowByRowKeepsOneWindowOfEachIntermediate) {
+  const ModelDef plain = strided_chain_model();
+  const std::vector<int8_t> input = random_bytes(16 * 8 * 4, 12);
+  const std::vector<uint8_t> expected = run(planned(plain).model, input);
+  for (const uint32_t bands : {2u, 4u}) {
+    ModelDef coarse = plain, fine = plain;
+    std::string error;
+    ASSERT_TRUE(tools::apply_bands(&coarse, {tools::BandChain{0, 3}, bands, tools::BandHalo::kKeep}, nullptr, nullptr, &error)) << error;
+    ASSERT_TRUE(tools::apply_bands(&fine, {tools::BandChain{0, 3}, bands, tools::BandHalo::kKeepRowByRow}, nullptr, nullptr, &error))
+        << error;
+    for (const tools::TensorDef& t : fine.tensors) {
+      if (t.kind == tools::TensorKind::Activation && t.name.find("kept rows") != std::string::npos) {
+        EXPECT_LE(t.shape[1], 3) << t.name << ", " << bands << " bands";
+      }
+    }
+    EXPECT_EQ(run(planned(fine).model, input), expected) << bands << " bands";
+    EXPECT_EQ(run(planned(coarse).model, input), expected) << bands << " bands";
+    EXPECT_LT(planned(fine).size, planned(coarse).size) << bands << " bands";
+    EXPECT_GT(fine.nodes.size(), coarse.nodes.size());  // the price
+  }
+}
+
+// A budget that kept bands meet without row-by-row steps gets such a plan (fewer nodes); a
+// tighter one gets row-by-row steps.
+TEST(BandRewrite, ABudgetTakesRowByRowStepsOnlyWhenNeeded) {
+  const ModelDef m = strided_chain_model();
+  std::string error;
+  tools::BandPlan coarse, fine;
+  ASSERT_TRUE(tools::search_bands(m, tools::PlanOptions{}, 0.0, &coarse, &error, 0, false)) << error;
+  ASSERT_TRUE(tools::search_bands(m, tools::PlanOptions{}, 0.0, &fine, &error)) << error;
+  ASSERT_LT(fine.activations, coarse.activations);
+  const auto row_by_row = [](const tools::BandPlan& p) {
+    return std::any_of(p.steps.begin(), p.steps.end(), [](const tools::BandStep& s) { return s.halo == tools::BandHalo::kKeepRowByRow; });
+  };
+  ASSERT_TRUE(row_by_row(fine));
+  std::vector<tools::BandPlan> ladder;
+  ASSERT_TRUE(tools::band_plan_ladder(m, tools::PlanOptions{}, 0.0, &ladder, &error, coarse.activations)) << error;
+  EXPECT_LE(ladder.back().activations, coarse.activations);
+  EXPECT_FALSE(row_by_row(ladder.back()));
+  ASSERT_TRUE(tools::band_plan_ladder(m, tools::PlanOptions{}, 0.0, &ladder, &error, fine.activations)) << error;
+  EXPECT_LE(ladder.back().activations, fine.activations);
+  EXPECT_TRUE(row_by_row(ladder.back()));
 }
 
 // Band blobs need no rule of their own, and the loader's rules hold for them: a view past
@@ -227,12 +275,12 @@ TEST(BandRewrite, ABudgetTakesTheFewestBandsThatFit) {
     return most;
   };
   tools::BandPlan deepest;
-  ASSERT_TRUE(tools::search_bands(m, tools::PlanOptions{}, 0.0, &deepest, &error)) << error;
+  ASSERT_TRUE(tools::search_bands(m, tools::PlanOptions{}, 0.0, &deepest, &error, 0, false)) << error;
   // The fewest bands at no extra MACs that lower the plan at all, and more than the deepest needs.
   tools::BandPlan fewer;
   uint32_t cap = 0;
   for (const uint32_t c : {2u, 4u, 8u}) {
-    ASSERT_TRUE(tools::search_bands(m, tools::PlanOptions{}, 0.0, &fewer, &error, c)) << error;
+    ASSERT_TRUE(tools::search_bands(m, tools::PlanOptions{}, 0.0, &fewer, &error, c, false)) << error;
     if (!fewer.steps.empty()) {
       cap = c;
       break;

@@ -72,7 +72,7 @@ TEST(BandTail, EveryBandCountAndHaloGivesThePlainBytes) {
     ASSERT_EQ(expected.size(), tail == Tail::kAveragePool ? 16u : 10u);
     for (const BandChain chain : {BandChain{0, 1, true}, BandChain{1, 1, true}}) {
       for (uint32_t bands = 2; bands <= 8; ++bands) {
-        for (const BandHalo halo : {BandHalo::kRecompute, BandHalo::kKeep}) {
+        for (const BandHalo halo : {BandHalo::kRecompute, BandHalo::kKeep, BandHalo::kKeepRowByRow}) {
           ModelDef banded = plain;
           std::string error;
           ASSERT_TRUE(tools::apply_bands(&banded, {chain, bands, halo}, nullptr, nullptr, &error)) << error;
@@ -80,7 +80,7 @@ TEST(BandTail, EveryBandCountAndHaloGivesThePlainBytes) {
           ASSERT_EQ(outputs.size(), 2u);
           const std::string what = std::string(tail == Tail::kAveragePool ? "pool" : "fc") + ", nodes " + std::to_string(chain.first) +
                                    ".." + std::to_string(chain.last) + ", " + std::to_string(bands) + " bands" +
-                                   (halo == BandHalo::kKeep ? ", kept" : "");
+                                   ", halo mode " + std::to_string(static_cast<int>(halo));
           EXPECT_EQ(outputs[0], expected) << what;
           EXPECT_EQ(outputs[1], expected) << what << ", second run";
         }

@@ -49,6 +49,8 @@ enum class BandHalo : uint8_t {
   kRecompute,  // computed again: one tensor per band and intermediate, extra MACs
   kKeep,       // computed once and kept: one buffer per intermediate for every band; before
                // each band a copy node moves the rows still read to the buffer's top
+  kKeepRowByRow,  // kept, and each band's work split so that no layer computes more than a
+                  // row at a time: buffers about a window high, for more nodes and copies
 };
 
 // One chain cut into `bands` bands of its output rows (as even as rows allow).
@@ -81,21 +83,22 @@ struct BandPlan {
   double extra_percent() const { return macs == 0 ? 0.0 : 100.0 * static_cast<double>(extra_macs) / static_cast<double>(macs); }
 };
 
-// Greedy search: while the plan's peak can drop, band the chain (kept or recomputed halos,
-// and band count up to `most_bands`, 0: up to one-row bands or 128) that lowers the liveness
-// bound most, keeping the total extra MACs at most `max_extra_percent` of the model's.
-// Plans the result with `options` and returns it (steps empty: bands do not help). `model`
-// is left as it was.
+// Greedy search: while the plan's peak can drop, band the chain (kept, kept row by row
+// unless `row_by_row` is false, or recomputed halos, and band count up to `most_bands`, 0:
+// up to one-row bands or 128) that lowers the liveness bound most, keeping the total extra
+// MACs at most `max_extra_percent` of the model's. Plans the result with `options` and
+// returns it (steps empty: bands do not help). `model` is left as it was.
 bool search_bands(const ModelDef& model, const PlanOptions& options, double max_extra_percent, BandPlan* plan, std::string* error,
-                  uint32_t most_bands = 0);
+                  uint32_t most_bands = 0, bool row_by_row = true);
 
 // The band plans worth offering: first none (the default plan), then the searches within a
 // ladder of extra-MAC limits up to `max_extra_percent`, each planned with `options`, fewest
 // extra MACs first; a plan is kept only if its pools besides the caller's inputs
 // (BandPlan::activations) are smaller than every one before it. With `stop_within` > 0 the
 // ladder ends at the first plan whose activations fit it (each search costs seconds on a
-// large model; a budget needs only the first that fits), and that plan has the fewest bands
-// per chain (2, 4, ... 64, or as many as it takes) that still fit at its extra-MAC limit.
+// large model; a budget needs only the first that fits), and that plan is the cheapest that
+// still fits at its extra-MAC limit: the fewest bands per chain (2, 4, ... 64, or as many as
+// it takes), without row-by-row steps if those are not needed (they multiply the nodes).
 bool band_plan_ladder(const ModelDef& model, const PlanOptions& options, double max_extra_percent, std::vector<BandPlan>* plans,
                       std::string* error, uint64_t stop_within = 0);
 
