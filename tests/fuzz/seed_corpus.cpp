@@ -135,17 +135,27 @@ int main(int argc, char** argv) {
     ++seeds;
   }
 #if GRT_FUZZ_HAVE_BANDS
-  {
-    grt::tools::ModelDef banded = grt::test::band_chain_model();
+  // Kept bands; and row by row into a fully connected tail (its sum and finish kernels).
+  const struct {
+    const char* name;
+    grt::tools::ModelDef model;
+    grt::tools::BandStep step;
+  } band_seeds[] = {
+      {"band_chain_kept", grt::test::band_chain_model(), {grt::tools::BandChain{0, 3}, 8, grt::tools::BandHalo::kKeep}},
+      {"band_tail_row_by_row", grt::test::band_tail_model(grt::test::Tail::kFullyConnected),
+       {grt::tools::BandChain{0, 1, true}, 4, grt::tools::BandHalo::kKeepRowByRow}},
+  };
+  for (const auto& seed : band_seeds) {
+    grt::tools::ModelDef banded = seed.model;
     std::string band_error;
-    if (!grt::tools::apply_bands(&banded, {grt::tools::BandChain{0, 3}, 8, grt::tools::BandHalo::kKeep}, nullptr, nullptr, &band_error) ||
+    if (!grt::tools::apply_bands(&banded, seed.step, nullptr, nullptr, &band_error) ||
         !grt::tools::plan_model(&banded, grt::tools::PlanOptions{}, nullptr, &band_error)) {
-      std::fprintf(stderr, "fuzz_seed_corpus: the band seed: %s\n", band_error.c_str());
+      std::fprintf(stderr, "fuzz_seed_corpus: the band seed %s: %s\n", seed.name, band_error.c_str());
       return 1;
     }
     const std::vector<uint8_t> blob = grt::tools::serialize(banded);
-    write_model_and_envelopes(loader, "band_chain_kept", blob, key);
-    write_blob_seeds(out, "band_chain_kept", blob);
+    write_model_and_envelopes(loader, seed.name, blob, key);
+    write_blob_seeds(out, seed.name, blob);
     ++seeds;
   }
 #endif
