@@ -114,9 +114,13 @@ bool search_bands(const ModelDef& model, const PlanOptions& options, double max_
     BandStep best_step;
     BandCost best_cost;
     for (const BandChain& chain : band_chains(current, banded)) {
+      const std::vector<uint32_t> counts = band_counts(current, chain, most_bands);
       for (const BandHalo halo : {BandHalo::kKeep, BandHalo::kKeepRowByRow, BandHalo::kRecompute}) {
-        if (halo == BandHalo::kKeepRowByRow && !row_by_row) continue;
-        for (const uint32_t bands : band_counts(current, chain, most_bands)) {
+        if (halo == BandHalo::kKeepRowByRow && (!row_by_row || counts.empty())) continue;
+        // Row by row, every layer advances a row at a time whatever the band count: only the
+        // most bands (the finest steps to split) are worth a trial.
+        const std::vector<uint32_t> tried = halo == BandHalo::kKeepRowByRow ? std::vector<uint32_t>{counts.back()} : counts;
+        for (const uint32_t bands : tried) {
           ModelDef trial;
           std::vector<bool> trial_banded = banded;
           BandCost cost;
