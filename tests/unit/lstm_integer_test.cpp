@@ -72,7 +72,6 @@ ModelDef integer_lstm(const Setup& s) {
   m.inputs = {x};
   m.outputs = {y};
   m.add_node(s.wide ? "lstm_s16" : "lstm_s8", std::move(args));
-  m.nodes[0].workspace_bytes = 32;  // 4 int16 gate values, rounded to 16, and the allocator's header
   tools::plan_default(&m);
   return m;
 }

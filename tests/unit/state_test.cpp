@@ -270,7 +270,6 @@ TEST(State, LstmKeepsItsCellStateAcrossRuns) {
   m.inputs = {x};
   m.outputs = {y};
   m.add_node("lstm_f32", std::move(args));
-  m.nodes[0].workspace_bytes = 32;  // 4 floats: 16 bytes and the stack allocator's header
   tools::plan_default(&m);
   const AlignedBytes blob = to_blob(m);  // outlives the executor
   StaticRun run(blob);

@@ -122,11 +122,6 @@ std::vector<int64_t> frontiers(const ModelDef& model, const BandChain& chain, co
 
 int64_t clip(int64_t row, int64_t height) { return std::clamp<int64_t>(row, 0, height); }
 
-// Steps of about `rows` output rows each, the first ones filling the pipeline: the output's
-// frontier starts low enough that no tensor computes more rows in the first step than in a
-// steady one, so no buffer is higher than a steady step needs. Each node computes the rows
-// between its output's frontiers; each intermediate holds the rows from the first any
-// reader still reads to its frontier.
 // Row by row: each of the steps `f` (frontiers per tensor) split into steps in which no
 // tensor gains more than one row, every node computing its next row as soon as its inputs
 // hold what that row reads. The layers of the highest resolution then run a row at a time
@@ -168,6 +163,11 @@ std::vector<std::vector<int64_t>> row_by_row(const ModelDef& model, const BandCh
   return fine;
 }
 
+// Steps of about `rows` output rows each, the first ones filling the pipeline: the output's
+// frontier starts low enough that no tensor computes more rows in the first step than in a
+// steady one, so no buffer is higher than a steady step needs. Each node computes the rows
+// between its output's frontiers; each intermediate holds the rows from the first any
+// reader still reads to its frontier. With `one_row`, the steps are split row by row.
 std::vector<BandRows> kept_steps(const ModelDef& model, const BandChain& chain, const ChainTensors& c, int64_t rows, bool one_row) {
   const size_t length = c.length();
   const int64_t height = c.output_height();

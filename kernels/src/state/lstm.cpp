@@ -6,7 +6,8 @@
 //
 // lstm_f32 arguments: 0..15 as in lstm_shape.h (all float32), then
 //   16 Int time_major (0 or 1), 17 Float cell_clip (0: none)
-// Workspace: 4 * cells floats (one step's gate values), from TVMBackendAllocWorkspace.
+// No workspace: each cell's four gates are computed and used at once, its new h written to
+// the step's output row, and h takes the row only when every cell has read the old h.
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -64,38 +65,29 @@ GRT_KERNEL_FUNCTION(lstm_f32) {
   float* y = data_of<float>(tensor_at(args, 15));
   const float clip = static_cast<float>(grt::kernels::real_at(args, 17));
 
-  float* gates = static_cast<float*>(
-      TVMBackendAllocWorkspace(kDLCPU, 0, static_cast<uint64_t>(kGates) * static_cast<uint64_t>(s.cells) * sizeof(float), kDLFloat, 32));
-  if (gates == nullptr) return -1;  // the backend has set the error
-  float* const input_gate = gates;
-  float* const forget_gate = gates + s.cells;
-  float* const cell_gate = gates + 2 * s.cells;
-  float* const output_gate = gates + 3 * s.cells;
   for (int b = 0; b < s.batch; ++b) {
     float* h = h_state + b * s.cells;
     float* c = c_state + b * s.cells;
     for (int t = 0; t < s.time; ++t) {
       const int row = s.row(b, t);
       const float* v = x + static_cast<ptrdiff_t>(row) * s.input;
-      // Every gate reads the previous h: all four first, then the state update.
-      for (int gate = 0; gate < kGates; ++gate) {
-        for (int u = 0; u < s.cells; ++u) {
-          const float sum = gate_sum(weights[gate] + static_cast<ptrdiff_t>(u) * s.input, v, s.input, bias[gate][u],
-                                     recurrent[gate] + static_cast<ptrdiff_t>(u) * s.cells, h, s.cells);
-          gates[gate * s.cells + u] = gate == 2 ? tanhf(sum) : sigmoid(sum);
-        }
-      }
+      // Every gate reads the previous h: the new one goes to the output row first.
       float* out = y + static_cast<ptrdiff_t>(row) * s.cells;
       for (int u = 0; u < s.cells; ++u) {
-        float cell = c[u] * forget_gate[u];
-        cell += input_gate[u] * cell_gate[u];
+        float gates[kGates];  // i, f, g, o of cell u
+        for (int gate = 0; gate < kGates; ++gate) {
+          const float sum = gate_sum(weights[gate] + static_cast<ptrdiff_t>(u) * s.input, v, s.input, bias[gate][u],
+                                     recurrent[gate] + static_cast<ptrdiff_t>(u) * s.cells, h, s.cells);
+          gates[gate] = gate == 2 ? tanhf(sum) : sigmoid(sum);
+        }
+        float cell = c[u] * gates[1];
+        cell += gates[0] * gates[2];
         if (clip > 0.0f) cell = cell < -clip ? -clip : (cell > clip ? clip : cell);
         c[u] = cell;
-        h[u] = output_gate[u] * tanhf(cell);
-        out[u] = h[u];
+        out[u] = gates[3] * tanhf(cell);
       }
+      for (int u = 0; u < s.cells; ++u) h[u] = out[u];  // every cell has read the old h
     }
   }
-  TVMBackendFreeWorkspace(kDLCPU, 0, gates);
   return 0;
 }

@@ -21,7 +21,8 @@
 //   40 Int input zero point, 41 Int h zero point
 //   42 Int, 43 Int    tanh(c) input rescaling: (c * multiplier + rounding) >> shift
 //   44 Int quantized cell clip (0: none)
-// Workspace: 4 * cells int16 (one step's gate values), from TVMBackendAllocWorkspace.
+// No workspace: each cell's four gates are computed and used at once, its new h written to
+// the step's output row, and h takes the row only when every cell has read the old h.
 #include <stddef.h>
 #include <stdint.h>
 
@@ -123,10 +124,12 @@ struct Operands {
 
 // One step of one batch row: v is the step's input, h and c the row's states, out its output.
 template <typename Act, typename Bias>
-void step(const Operands<Act, Bias>& p, const LstmShape& s, const Act* v, Act* h, int16_t* c, Act* out, int16_t* gates) {
-  for (int gate = 0; gate < kGates; ++gate) {
-    const bool tanh_gate = gate == 2;
-    for (int u = 0; u < s.cells; ++u) {
+void step(const Operands<Act, Bias>& p, const LstmShape& s, const Act* v, Act* h, int16_t* c, Act* out) {
+  const int32_t round = p.cell_tanh_shift > 0 ? int32_t{1} << (p.cell_tanh_shift - 1) : 0;
+  for (int u = 0; u < s.cells; ++u) {
+    int16_t gates[kGates];  // i, f, g, o of cell u
+    for (int gate = 0; gate < kGates; ++gate) {
+      const bool tanh_gate = gate == 2;
       const auto from_input = add_bias(dot(p.weights[gate] + static_cast<ptrdiff_t>(u) * s.input, v, s.input, p.input_offset),
                                        p.bias[gate][u]);
       const auto from_state = dot(p.recurrent[gate] + static_cast<ptrdiff_t>(u) * s.cells, h, s.cells, -p.hidden_zero);
@@ -135,47 +138,35 @@ void step(const Operands<Act, Bias>& p, const LstmShape& s, const Act* v, Act* h
       const int16_t state_part = saturate16(
           multiply_by_quantized_multiplier(from_state, p.recurrent_product[gate].multiplier, p.recurrent_product[gate].shift));
       const int32_t pre_activation = saturate16(int32_t{input_part} + int32_t{state_part}) * kGateRescale;
-      gates[gate * s.cells + u] = tanh_gate ? activation::tanh_value(p.table, pre_activation)
-                                            : activation::logistic_value(p.table, pre_activation);
+      gates[gate] = tanh_gate ? activation::tanh_value(p.table, pre_activation) : activation::logistic_value(p.table, pre_activation);
     }
-  }
-  const int16_t* input_gate = gates;
-  const int16_t* forget_gate = gates + s.cells;
-  const int16_t* cell_gate = gates + 2 * s.cells;
-  const int16_t* output_gate = gates + 3 * s.cells;
-  const int32_t round = p.cell_tanh_shift > 0 ? int32_t{1} << (p.cell_tanh_shift - 1) : 0;
-  for (int u = 0; u < s.cells; ++u) {
-    const int16_t kept = saturate16(scaled_product(forget_gate[u], c[u], p.forget_cell));
-    const int16_t added = saturate16(scaled_product(input_gate[u], cell_gate[u], p.input_cell_gate));
+    const int16_t kept = saturate16(scaled_product(gates[1], c[u], p.forget_cell));
+    const int16_t added = saturate16(scaled_product(gates[0], gates[2], p.input_cell_gate));
     int16_t cell = saturate16(int32_t{kept} + int32_t{added});
     if (p.cell_clip > 0) cell = cell > p.cell_clip ? p.cell_clip : (cell < -p.cell_clip ? static_cast<int16_t>(-p.cell_clip) : cell);
     c[u] = cell;
     const int16_t squashed = activation::tanh_value(p.table, (int32_t{cell} * p.cell_tanh_multiplier + round) >> p.cell_tanh_shift);
-    const int32_t hidden = scaled_product(squashed, output_gate[u], p.output_tanh) + p.hidden_zero;
+    const int32_t hidden = scaled_product(squashed, gates[3], p.output_tanh) + p.hidden_zero;
     const int32_t low = quantized_min<Act>();
     const int32_t high = quantized_max<Act>();
-    h[u] = static_cast<Act>(hidden < low ? low : (hidden > high ? high : hidden));
-    out[u] = h[u];
+    out[u] = static_cast<Act>(hidden < low ? low : (hidden > high ? high : hidden));
   }
+  for (int u = 0; u < s.cells; ++u) h[u] = out[u];  // every cell has read the old h
 }
 
 template <typename Act, typename Bias>
 int run(TVMValue* args) {
   const LstmShape s = shape_of(args, int_at(args, kTimeMajor) != 0);
   const Operands<Act, Bias> p(args);
-  auto* gates = static_cast<int16_t*>(
-      TVMBackendAllocWorkspace(kDLCPU, 0, static_cast<uint64_t>(kGates) * static_cast<uint64_t>(s.cells) * sizeof(int16_t), kDLInt, 16));
-  if (gates == nullptr) return -1;  // the backend has set the error
   // Batch rows are independent, so TFLM's time-major batching gives the same values.
   for (int b = 0; b < s.batch; ++b) {
     Act* h = p.h_state + static_cast<ptrdiff_t>(b) * s.cells;
     int16_t* c = p.c_state + static_cast<ptrdiff_t>(b) * s.cells;
     for (int t = 0; t < s.time; ++t) {
       const int row = s.row(b, t);
-      step(p, s, p.x + static_cast<ptrdiff_t>(row) * s.input, h, c, p.y + static_cast<ptrdiff_t>(row) * s.cells, gates);
+      step(p, s, p.x + static_cast<ptrdiff_t>(row) * s.input, h, c, p.y + static_cast<ptrdiff_t>(row) * s.cells);
     }
   }
-  TVMBackendFreeWorkspace(kDLCPU, 0, gates);
   return 0;
 }
 

@@ -88,10 +88,6 @@ constexpr int kLstmInputs = 24;
 constexpr int kLstmHState = 18;
 constexpr int kLstmCState = 19;
 
-// A stack allocator's cost of one request (GRT_STACK_ALLOCATION_BYTES, graphrt/allocator.h):
-// the bytes rounded up to 16 and a 16-byte header.
-uint64_t workspace_request(uint64_t bytes) { return (bytes + 15) / 16 * 16 + 16; }
-
 // Arguments 0..15 of every LSTM kernel (kernels/src/state/lstm_shape.h).
 std::vector<ArgDef> lstm_operands(ImportContext& ctx) {
   std::vector<ArgDef> args = {ArgDef::input(ctx.input(0))};
@@ -112,7 +108,7 @@ void push_multiplier(std::vector<ArgDef>* args, double real) {
 // gate's two fully-connected products go to int16 at 2^-12 (a float product of the scales,
 // as GetQuantizedConvolutionMultipler takes it), the gates come out in Q0.15 (2^-15), and
 // the element-wise products are rescaled into the cell state's and h's scales.
-bool convert_integer_lstm(ImportContext& ctx, const tflite::UnidirectionalSequenceLSTMOptions& o, int64_t cells) {
+bool convert_integer_lstm(ImportContext& ctx, const tflite::UnidirectionalSequenceLSTMOptions& o) {
   constexpr float kGateInputScale = 1.0f / 4096;   // Q3.12
   constexpr float kGateOutputScale = 1.0f / 32768;  // Q0.15
   const int32_t input = ctx.input_index(0);
@@ -170,7 +166,7 @@ bool convert_integer_lstm(ImportContext& ctx, const tflite::UnidirectionalSequen
   const auto quantized_clip = static_cast<int16_t>(std::min(std::max(clip, -32768.0), 32767.0));  // truncated, as TFLM's
   if (o.cell_clip() > 0.0f && quantized_clip <= 0) return ctx.fail("cell clip " + std::to_string(o.cell_clip()) + " is below one step of the c state");
   args.push_back(ArgDef::integer(quantized_clip));
-  ctx.add_node(wide ? "lstm_s16" : "lstm_s8", std::move(args), workspace_request(4 * static_cast<uint64_t>(cells) * sizeof(int16_t)));
+  ctx.add_node(wide ? "lstm_s16" : "lstm_s8", std::move(args));
   return ctx.error().empty();
 }
 
@@ -191,7 +187,7 @@ bool convert_sequence_lstm(ImportContext& ctx) {
   const std::vector<int64_t> weights = ctx.shape(ctx.input_index(1));
   if (weights.size() != 2) return ctx.fail("input weights must be [cells, input]");
   const DType activation_type = ctx.dtype(ctx.input_index(0));
-  if (activation_type == DType::Int8 || activation_type == DType::Int16) return convert_integer_lstm(ctx, *o, weights[0]);
+  if (activation_type == DType::Int8 || activation_type == DType::Int16) return convert_integer_lstm(ctx, *o);
   if (activation_type != DType::Float32) {
     return ctx.fail(std::string("supports float32, int8 and int16 inputs, not ") + dtype_name(activation_type));
   }
@@ -202,7 +198,7 @@ bool convert_sequence_lstm(ImportContext& ctx) {
   std::vector<ArgDef> args = lstm_operands(ctx);
   args.push_back(ArgDef::integer(o->time_major() ? 1 : 0));
   args.push_back(ArgDef::real(static_cast<double>(o->cell_clip() > 0.0f ? o->cell_clip() : 0.0f)));
-  ctx.add_node("lstm_f32", std::move(args), workspace_request(4 * static_cast<uint64_t>(weights[0]) * sizeof(float)));
+  ctx.add_node("lstm_f32", std::move(args));
   return ctx.error().empty();
 }
 
