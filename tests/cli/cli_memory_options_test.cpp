@@ -116,6 +116,7 @@ TEST_F(CliMemoryOptions, AnUnreachableBudgetNamesTheSmallestFigure) {
   const CliResult r = run_graphrt({"import", tflite, "-o", out, "--memory-budget", "1000"});
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("--memory-budget 1000: the smallest plan reachable needs "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" nodes, "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("% extra MACs, "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(" bytes of kept rows moved)"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;  // one line

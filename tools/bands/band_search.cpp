@@ -77,6 +77,7 @@ bool plan_sizes(const ModelDef& model, const PlanOptions& options, BandPlan* pla
   PlanReport report;
   if (!plan_model(&banded, options, &report, error)) return false;
   plan->size = report.total_size;
+  plan->nodes = banded.nodes.size();
   plan->activations = 0;
   for (const PoolReport& pool : report.pools) {
     if (!(options.inputs_outside && pool.pool.name == kInputsPool)) plan->activations += pool.size;

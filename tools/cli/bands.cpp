@@ -25,8 +25,8 @@ std::string band_plan_summary(const tools::BandPlan& plan) {
   if (plan.steps.empty()) return "no bands";
   char extra[32];
   std::snprintf(extra, sizeof extra, "%.1f", plan.extra_percent());
-  return std::to_string(plan.steps.size()) + (plan.steps.size() == 1 ? " chain" : " chains") + " cut into bands, " + extra +
-         " % extra MACs, " + std::to_string(plan.copied_bytes) + " bytes of kept rows moved";
+  return std::to_string(plan.steps.size()) + (plan.steps.size() == 1 ? " chain" : " chains") + " cut into bands, " +
+         std::to_string(plan.nodes) + " nodes, " + extra + " % extra MACs, " + std::to_string(plan.copied_bytes) + " bytes of kept rows moved";
 }
 
 }  // namespace grt::cli

@@ -21,7 +21,8 @@ inline constexpr double kReportedExtraMacsPercent = 15.0;
 bool band_plan_for_budget(const tools::ModelDef& model, const tools::PlanOptions& options, uint64_t budget, tools::BandPlan* chosen,
                           std::string* error);
 
-// "3 chains cut into bands, 12.5 % extra MACs" (or "no bands").
+// "3 chains cut into bands, 412 nodes, 12.5 % extra MACs, 0 bytes of kept rows moved" (or
+// "no bands").
 std::string band_plan_summary(const tools::BandPlan& plan);
 
 }  // namespace grt::cli

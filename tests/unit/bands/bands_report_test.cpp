@@ -34,7 +34,8 @@ TEST(BandsReport, TextShowsTheBandPlanAndItsExtraMacs) {
   const std::string text = ::testing::internal::GetCapturedStdout();
   fs::remove(input);
   EXPECT_NE(text.find("plan with bands"), std::string::npos) << text;
-  EXPECT_NE(text.find("chains cut into bands; halos "), std::string::npos) << text;
+  EXPECT_NE(text.find("chains cut into bands, "), std::string::npos) << text;
+  EXPECT_NE(text.find(" nodes instead of 6; halos "), std::string::npos) << text;
   EXPECT_NE(text.find(" % extra MACs, "), std::string::npos) << text;
   EXPECT_NE(text.find(" bytes of kept rows moved; ratio to the bound "), std::string::npos) << text;
 }
@@ -52,6 +53,8 @@ TEST(BandsReport, JsonBandPlanIsSmallerWithinFifteenPercent) {
   EXPECT_LE(j["band_extra_macs_percent"].get<double>(), 15.0) << text;
   EXPECT_GE(j["band_extra_macs_percent"].get<double>(), 0.0) << text;
   EXPECT_TRUE(j.contains("band_copied_bytes")) << text;
+  EXPECT_EQ(j["plain_nodes"].get<uint64_t>(), 6u) << text;
+  EXPECT_GT(j["band_nodes"].get<uint64_t>(), 6u) << text;
 }
 
 }  // namespace

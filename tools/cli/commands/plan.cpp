@@ -144,6 +144,8 @@ int run_plan_command(const std::vector<std::string>& args) {
       report.comparison.band_chains = bands.steps.size();
       report.comparison.band_extra_macs_percent = bands.extra_percent();
       report.comparison.band_copied_bytes = bands.copied_bytes;
+      report.comparison.band_nodes = bands.nodes;
+      report.comparison.plain_nodes = unplanned.nodes.size();
     }
   }
 

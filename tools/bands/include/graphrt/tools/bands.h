@@ -80,6 +80,7 @@ struct BandPlan {
   uint64_t macs = 0;       // of the model without bands
   uint64_t size = 0;       // the planned pools' total (plan_model's total_size)
   uint64_t activations = 0;  // the same without the caller's inputs pool (PlanOptions::inputs_outside)
+  uint64_t nodes = 0;        // of the model with the plan applied: band nodes cost flash, bookkeeping and calls
   double extra_percent() const { return macs == 0 ? 0.0 : 100.0 * static_cast<double>(extra_macs) / static_cast<double>(macs); }
 };
 

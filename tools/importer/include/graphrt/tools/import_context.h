@@ -105,11 +105,13 @@ class ImportContext {
   uint32_t int_array(const std::string& name, const std::vector<int32_t>& values);
   // A new constant tensor with the given bytes (e.g. precomputed lookup tables).
   uint32_t constant(const std::string& name, DType dtype, std::vector<int64_t> shape, std::vector<uint8_t> bytes);
-  // Both count against the import's WrittenBytes (and answer 0 with the import failed past
-  // its limit), as does every other writer, which asks first:
-  // Takes `bytes` more of what the import writes itself; past the limit fails the import,
-  // naming `what`, and returns false. The import's budget, shared by its subgraphs'
-  // contexts (a context alone has its own, of kMaxWrittenBytes).
+  // Both take their bytes from the import's WrittenBytes, and answer 0 with the import
+  // failed past its limit.
+
+  // Takes `bytes` more of what the import writes itself (every writer asks, initial values
+  // before they are allocated); past the limit fails the import naming `what` and returns
+  // false. The budget is the import's, shared by its subgraphs' contexts; a context alone
+  // has its own, of kMaxWrittenBytes.
   bool reserve_written(uint64_t bytes, const std::string& what);
   void share_written(WrittenBytes* written) { written_ = written; }
 
