@@ -54,6 +54,8 @@ const std::map<std::string, RowOp>& table() {
       {"add_s16", elementwise_binary()},
       {"sub_s8", elementwise_binary()},
       {"sub_s16", elementwise_binary()},
+      {"add_f32", elementwise_binary()},
+      {"sub_f32", elementwise_binary()},
   };
   return ops;
 }

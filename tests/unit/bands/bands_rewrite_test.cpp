@@ -122,6 +122,40 @@ TEST(BandRewrite, KeptHalosComputeEveryRowOnceAndCountTheBytesMoved) {
   EXPECT_EQ(run(planned(banded).model, input), run(planned(plain).model, input));
 }
 
+// Float residual adds and subtractions join chains as the integer ones do (ResNet's float
+// stages): every band count gives the plain plan's bytes.
+TEST(BandRewrite, FloatAddsAndSubtractionsAreRowKernels) {
+  ModelDef plain;
+  plain.name = "float_chain";
+  plain.producer = "graphrt tests";
+  const uint32_t x = plain.add_activation("x", tools::DType::Float32, {1, 6, 4, 2});
+  const uint32_t a = plain.add_activation("a", tools::DType::Float32, {1, 6, 4, 2});
+  const uint32_t b = plain.add_activation("b", tools::DType::Float32, {1, 6, 4, 2});
+  const auto binary = [&](const char* kernel, uint32_t p, uint32_t q, uint32_t out) {
+    plain.add_node(kernel, {tools::ArgDef::input(p), tools::ArgDef::input(q), tools::ArgDef::output(out), tools::ArgDef::real(-1e30),
+                            tools::ArgDef::real(1e30)},
+                   kernel);
+  };
+  binary("add_f32", x, x, a);
+  binary("sub_f32", a, x, b);
+  plain.inputs = {x};
+  plain.outputs = {b};
+  const std::vector<tools::BandChain> chains = tools::band_chains(plain, {});
+  ASSERT_NE(std::find(chains.begin(), chains.end(), tools::BandChain{0, 1}), chains.end());
+  std::vector<int8_t> input(6 * 4 * 2 * sizeof(float));
+  for (size_t i = 0; i < input.size() / sizeof(float); ++i) {
+    const float v = static_cast<float>(i) * 0.37f - 3.0f;
+    std::memcpy(input.data() + i * sizeof(float), &v, sizeof v);
+  }
+  const std::vector<uint8_t> expected = run(planned(plain).model, input);
+  for (uint32_t bands = 2; bands <= 6; ++bands) {
+    ModelDef banded = plain;
+    std::string error;
+    ASSERT_TRUE(tools::apply_bands(&banded, {tools::BandChain{0, 1}, bands, tools::BandHalo::kRecompute}, nullptr, nullptr, &error)) << error;
+    EXPECT_EQ(run(planned(banded).model, input), expected) << bands << " bands";
+  }
+}
+
 // Row by row, no layer computes more than a row at a time: each kept buffer holds the rows
 // of one window (3 for the 3x3 layers), not a whole step's (a step of d's rows is four of
 // a's), whatever the band count.
