@@ -43,6 +43,9 @@ struct ChainTensors {
   std::vector<const RowOp*> op;             // per node
   std::vector<std::vector<size_t>> inputs;  // per node, per row input: its number
   size_t length() const { return op.size(); }
+  // The tensors held a band at a time: every node's output but the last, and with a tail
+  // (`tail`) the last one's too. In writer order.
+  std::vector<uint32_t> banded(bool tail) const { return {tensor.begin() + 1, tensor.end() - (tail ? 0 : 1)}; }
   uint32_t output() const { return tensor.back(); }
   int64_t output_height() const { return height.back(); }
 };
@@ -204,8 +207,9 @@ std::vector<BandRows> kept_steps(const ModelDef& model, const BandChain& chain, 
     }
   }
   // Held rows, walking back over the steps: from the first row read now or later (or the
-  // first computed now) to the frontier. Only intermediates (numbers 1 to length - 1): the
-  // chain's input and output are whole tensors.
+  // first computed now) to the frontier. Only the tensors held a band at a time (numbers 1
+  // to length - 1, and the chain's output with a tail, whose sum node reads each step's new
+  // rows): the chain's input, and its output without a tail, are whole tensors.
   std::vector<int64_t> first_read(length + 1, INT64_MAX);  // over the steps from j on
   for (size_t j = f.size(); j-- > 0;) {
     for (size_t k = 0; k < length; ++k) {
@@ -214,7 +218,7 @@ std::vector<BandRows> kept_steps(const ModelDef& model, const BandChain& chain, 
         first = std::min(first, steps[j].reads[k][i].rows.begin);
       }
     }
-    for (size_t i = 1; i < length; ++i) {
+    for (size_t i = 1; i < length + (chain.tail ? 1 : 0); ++i) {
       const int64_t frontier = f[j][i];
       int64_t begin = std::min(first_read[i], frontier);
       const auto computed = steps[j].computed.find(c.tensor[i]);
@@ -311,7 +315,7 @@ bool apply_bands(ModelDef* model, const BandStep& step, BandCost* cost, std::vec
   }
   // Outputs of all but the last node (with a tail, of every node): unused once it is cut.
   const ChainTensors c = chain_tensors(*model, chain);
-  const std::vector<uint32_t> unused(c.tensor.begin() + 1, c.tensor.end() - (chain.tail ? 0 : 1));
+  const std::vector<uint32_t> unused = c.banded(chain.tail);
   ModelDef out;
   if (!bands::rewrite_chain(*model, step, cost, banded_nodes, &out, error)) return false;
   remove_unused(&out, {}, unused);
@@ -334,19 +338,12 @@ bool rewrite_chain(const ModelDef& in, const BandStep& step, BandCost* cost, std
     *error = std::to_string(bands) + " bands asked for over " + std::to_string(height) + " output rows (2 to the rows)";
     return false;
   }
-  // Outputs of all but the last node; with a tail, the last one's too (held a band at a time).
-  const std::vector<uint32_t> intermediates(c.tensor.begin() + 1, c.tensor.end() - (chain.tail ? 0 : 1));
+  const std::vector<uint32_t> intermediates = c.banded(chain.tail);
   const auto is_intermediate = [&](uint32_t t) { return std::find(intermediates.begin(), intermediates.end(), t) != intermediates.end(); };
 
   std::vector<BandRows> plan;
   if (keep) {
     plan = kept_steps(in, chain, c, (height + bands - 1) / bands, step.halo == BandHalo::kKeepRowByRow);
-    if (chain.tail) {
-      for (BandRows& b : plan) {  // each step's new rows of the chain's output, summed in the step
-        const auto computed = b.computed.find(c.output());
-        if (computed != b.computed.end()) b.held[c.output()] = computed->second;
-      }
-    }
     for (uint32_t j = 0; j < plan.size(); ++j) {
       for (const auto& reads : plan[j].reads) {
         for (const InputRows& r : reads) {

@@ -85,6 +85,23 @@ bool plan_sizes(const ModelDef& model, const PlanOptions& options, BandPlan* pla
   return true;
 }
 
+// A plan that fits `budget` replaced by the cheapest that still fits at `limit`: the fewest
+// bands per chain (fewer band nodes, less copying), row by row only if nothing coarser fits.
+bool cheapest_within(const ModelDef& model, const PlanOptions& options, double limit, uint64_t budget, BandPlan* plan,
+                     std::string* error) {
+  for (const bool row_by_row : {false, true}) {
+    for (const uint32_t most : {2u, 4u, 8u, 16u, 32u, 64u}) {
+      BandPlan fewer;
+      if (!search_bands(model, options, limit, &fewer, error, most, row_by_row)) return false;
+      if (fewer.activations <= budget) {
+        *plan = std::move(fewer);
+        return true;
+      }
+    }
+  }
+  return true;  // none cheaper: `plan` stays
+}
+
 }  // namespace
 
 bool apply_band_plan(ModelDef* model, const BandPlan& plan, std::string* error) {
@@ -181,22 +198,8 @@ bool band_plan_ladder(const ModelDef& model, const PlanOptions& options, double 
     if (stop_within > 0 && plans->back().activations <= stop_within) break;
     BandPlan plan;
     if (!search_bands(model, options, limit, &plan, error)) return false;
-    if (stop_within > 0 && plan.activations <= stop_within) {
-      // It fits: the fewest bands per chain that still fit (fewer band nodes, less copying),
-      // row by row only if nothing coarser does.
-      bool found = false;
-      for (const bool row_by_row : {false, true}) {
-        for (const uint32_t most : {2u, 4u, 8u, 16u, 32u, 64u}) {
-          BandPlan fewer;
-          if (!search_bands(model, options, limit, &fewer, error, most, row_by_row)) return false;
-          if (fewer.activations <= stop_within) {
-            plan = std::move(fewer);
-            found = true;
-            break;
-          }
-        }
-        if (found) break;
-      }
+    if (stop_within > 0 && plan.activations <= stop_within && !cheapest_within(model, options, limit, stop_within, &plan, error)) {
+      return false;
     }
     if (!plans->empty() && plan.activations >= plans->back().activations) continue;
     plans->push_back(std::move(plan));

@@ -31,12 +31,6 @@ bool is_constant(const ModelDef& model, const ArgDef& a) {
   return tensor_of(model, a) != nullptr && model.tensors[model.root_of(static_cast<uint32_t>(a.value))].kind == TensorKind::Constant;
 }
 
-int64_t elements(const TensorDef& t) {
-  int64_t n = 1;
-  for (const int64_t d : t.shape) n *= d;
-  return n;
-}
-
 }  // namespace
 
 bool is_tail(const ModelDef& model, const NodeDef& node, uint32_t t) {
@@ -48,7 +42,7 @@ bool is_tail(const ModelDef& model, const NodeDef& node, uint32_t t) {
     if (!kinds_are(node, {K::Input, K::Output, K::Int, K::Int, K::Int, K::Int, K::Int, K::Int, K::Int, K::Int})) return false;
     const TensorDef* out = tensor_of(model, node.args[1]);
     const auto arg = [&](size_t i) { return node.args[i].value; };
-    return out != nullptr && out->shape.size() == 4 && elements(*out) == in.shape[3] && arg(4) == in.shape[1] && arg(5) == in.shape[2] &&
+    return out != nullptr && out->shape.size() == 4 && out->elements() == static_cast<uint64_t>(in.shape[3]) && arg(4) == in.shape[1] && arg(5) == in.shape[2] &&
            arg(6) == 0 && arg(7) == 0 && in.shape[1] * in.shape[2] <= kMaxPoolCount;
   }
   if (is_fully_connected(model, node)) {
@@ -58,7 +52,8 @@ bool is_tail(const ModelDef& model, const NodeDef& node, uint32_t t) {
     }
     const TensorDef& w = *tensor_of(model, node.args[1]);
     const TensorDef* out = tensor_of(model, node.args[3]);
-    return w.shape.size() == 2 && w.shape[1] == elements(in) && out != nullptr && elements(*out) == w.shape[0];
+    return w.shape.size() == 2 && static_cast<uint64_t>(w.shape[1]) == in.elements() && out != nullptr &&
+           out->elements() == static_cast<uint64_t>(w.shape[0]);
   }
   return false;
 }

@@ -31,8 +31,8 @@ uint64_t element_count(const std::vector<int64_t>& shape) {
 
 }  // namespace
 
-ImportContext::ImportContext(const tflite::Model* model, const tflite::SubGraph* subgraph, ModelDef* graph)
-    : model_(model), subgraph_(subgraph), graph_(graph) {
+ImportContext::ImportContext(const tflite::Model* model, const tflite::SubGraph* subgraph, ModelDef* graph, WrittenBytes* written)
+    : model_(model), subgraph_(subgraph), graph_(graph), written_(written) {
   const uint32_t tensors = count_of(subgraph_->tensors());
   graph_index_.assign(tensors, -1);
   alias_target_.assign(tensors, -1);
@@ -263,7 +263,7 @@ uint32_t ImportContext::graph_tensor(int32_t tflite_index) {
 }
 
 bool ImportContext::reserve_written(uint64_t bytes, const std::string& what) {
-  WrittenBytes& written = written_ != nullptr ? *written_ : own_written_;
+  WrittenBytes& written = *written_;
   if (bytes > written.limit - std::min(written.used, written.limit)) {
     fail(what + " would take " + std::to_string(bytes) + " bytes of the blob, past what graphrt writes itself for this model (" +
          std::to_string(written.limit) + " bytes: the file's size and " + std::to_string(kMaxWrittenBytes >> 20) +

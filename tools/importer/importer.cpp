@@ -289,9 +289,8 @@ ImportResult import_tflite(const uint8_t* data, size_t size, ModelDef* out, cons
     const tflite::SubGraph& subgraph = *model.subgraphs()->Get(k);
     const bool nested = k != order.front();
     if (nested) graph.begin_subgraph(subgraph.name() != nullptr ? subgraph.name()->str() : "subgraph " + std::to_string(k));
-    ImportContext ctx(&model, &subgraph, &graph);
+    ImportContext ctx(&model, &subgraph, &graph, &written);
     ctx.set_subgraphs(&blob_index, nested);
-    ctx.share_written(&written);
     if (std::string e = nested ? subgraph_inputs_outputs(ctx, &graph.subgraphs.back()) : model_inputs_outputs(ctx, &graph); !e.empty()) {
       return failure(where(k) + e);
     }

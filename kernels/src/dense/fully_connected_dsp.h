@@ -14,6 +14,7 @@
 
 #include "../conv/dsp_intrinsics.h"
 #include "../quant_math.h"
+#include "dense_args.h"
 
 #if GRT_KERNELS_DSP
 namespace grt::kernels::dsp {
@@ -201,13 +202,9 @@ inline void dot_rows_4_expanded(const uint32_t* e, const int8_t* x, const int8_t
 }
 
 inline int8_t fully_connected_output(const FullyConnectedS8& p, int32_t unit, uint32_t sum) {
-  if (p.bias != nullptr) sum += static_cast<uint32_t>(p.bias[unit]);
   const int32_t channel = p.per_channel ? unit : 0;
-  int32_t value = multiply_by_quantized_multiplier(static_cast<int32_t>(sum), p.multipliers[channel], p.shifts[channel]);
-  value = wrapping_add(value, p.output_offset);
-  if (value < p.activation_min) value = p.activation_min;
-  if (value > p.activation_max) value = p.activation_max;
-  return static_cast<int8_t>(value);
+  return dense::fully_connected_unit_s8(sum, p.bias, unit, p.multipliers[channel], p.shifts[channel], p.output_offset,
+                                        p.activation_min, p.activation_max);
 }
 
 // Every batch's units, from activations expanded into `expanded` when it is not null.

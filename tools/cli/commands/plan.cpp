@@ -145,7 +145,6 @@ int run_plan_command(const std::vector<std::string>& args) {
       report.comparison.band_extra_macs_percent = bands.extra_percent();
       report.comparison.band_copied_bytes = bands.copied_bytes;
       report.comparison.band_nodes = bands.nodes;
-      report.comparison.plain_nodes = unplanned.nodes.size();
     }
   }
 

@@ -34,7 +34,9 @@ struct WrittenBytes {
 
 class ImportContext {
  public:
-  ImportContext(const tflite::Model* model, const tflite::SubGraph* subgraph, ModelDef* graph);
+  // `written`: the import's budget for what it writes itself, shared by its subgraphs'
+  // contexts.
+  ImportContext(const tflite::Model* model, const tflite::SubGraph* subgraph, ModelDef* graph, WrittenBytes* written);
 
   // ---- The operator being converted (set by the importer before each converter runs) ----
   const tflite::Operator& op() const { return *op_; }
@@ -110,10 +112,8 @@ class ImportContext {
 
   // Takes `bytes` more of what the import writes itself (every writer asks, initial values
   // before they are allocated); past the limit fails the import naming `what` and returns
-  // false. The budget is the import's, shared by its subgraphs' contexts; a context alone
-  // has its own, of kMaxWrittenBytes.
+  // false.
   bool reserve_written(uint64_t bytes, const std::string& what);
-  void share_written(WrittenBytes* written) { written_ = written; }
 
   // ---- Resource variables (VAR_HANDLE, READ_VARIABLE, ASSIGN_VARIABLE) ----
   // A variable is a State tensor of the blob; the RESOURCE tensor a VAR_HANDLE writes only
@@ -168,8 +168,7 @@ class ImportContext {
   std::vector<int64_t> resource_state_;  // TFLite RESOURCE tensor -> graphrt State tensor, or -1
   std::vector<Variable> variables_;
   std::string error_;
-  WrittenBytes own_written_;
-  WrittenBytes* written_ = nullptr;  // shared, or own_written_
+  WrittenBytes* written_;
   bool unsigned_words_ = false;
   const std::vector<int32_t>* blob_subgraphs_ = nullptr;
   bool nested_ = false;

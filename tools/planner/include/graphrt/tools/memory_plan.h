@@ -77,8 +77,7 @@ struct PlanReport {
     uint64_t bands = 0;
     uint64_t band_activations = 0;  // the same without the caller's inputs pool (inputs outside)
     size_t band_chains = 0;
-    uint64_t band_nodes = 0;  // the band plan's nodes, beside the plain model's
-    uint64_t plain_nodes = 0;
+    uint64_t band_nodes = 0;  // the band plan's nodes (the plain model's are the model's own)
     double band_extra_macs_percent = 0;
     uint64_t band_copied_bytes = 0;
   } comparison;
