@@ -8,7 +8,7 @@ namespace {
 
 // Argument layouts (kernels/src/dense/average_pool2d.cpp, fully_connected.cpp, and their
 // parts in average_pool_parts.cpp, fully_connected_parts.cpp).
-constexpr size_t kFullyConnectedArgs = 11;
+constexpr size_t kFullyConnectedArgs = 10;
 constexpr int64_t kMaxPoolCount = int64_t{2048} * 2048;  // average_pool2d_finish_s8's count limit
 
 bool is_pool(const ModelDef& model, const NodeDef& node) { return model.kernels[node.kernel] == "average_pool2d_s8"; }
@@ -73,7 +73,7 @@ NodeDef tail_sum_node(ModelDef* model, const NodeDef& tail, uint32_t rows_view, 
     sum.kernel = model->kernel_index("fully_connected_sum_s8");
     const TensorDef& in = model->tensors[static_cast<size_t>(tail.args[0].value)];
     const int64_t first_column = rows.begin * in.shape[2] * in.shape[3];
-    sum.args = {ArgDef::input(rows_view), tail.args[1], ArgDef::output(sums), ArgDef::integer(first_column), tail.args[6], tail.args[7], started};
+    sum.args = {ArgDef::input(rows_view), tail.args[1], ArgDef::output(sums), ArgDef::integer(first_column), tail.args[5], tail.args[6], started};
   }
   sum.name = tail.name + " rows " + std::to_string(rows.begin) + "-" + std::to_string(rows.end - 1);
   return sum;
@@ -87,7 +87,7 @@ NodeDef tail_finish_node(ModelDef* model, const NodeDef& tail, uint32_t sums) {
     finish.args = {ArgDef::input(sums), tail.args[1], ArgDef::integer(in.shape[1] * in.shape[2]), tail.args[8], tail.args[9]};
   } else {
     finish.kernel = model->kernel_index("fully_connected_finish_s8");
-    finish.args = {ArgDef::input(sums), tail.args[2], tail.args[3], tail.args[4], tail.args[5], tail.args[8], tail.args[9], tail.args[10]};
+    finish.args = {ArgDef::input(sums), tail.args[2], tail.args[3], tail.args[4], tail.args[7], tail.args[8], tail.args[9]};
   }
   finish.name = tail.name + " finish";
   return finish;

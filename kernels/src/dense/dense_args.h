@@ -22,26 +22,47 @@ inline bool same_shape(const DLTensor* a, const DLTensor* b) {
 
 inline int64_t last_dim(const DLTensor* t) { return t->ndim > 0 ? t->shape[t->ndim - 1] : 1; }
 
-// A constant int32 array argument whose every value lies in [low, high] (IntArray data is
-// bound before checks run: it lives in the blob).
-inline bool int_values_within(const DLTensor* t, int64_t low, int64_t high) {
-  const int64_t n = element_count(t);
-  if (n > 0 && t->data == nullptr) return false;
-  const int32_t* v = data_of<const int32_t>(t);
+// Whether each of n int32 values lies in [low, high].
+inline bool values_within(const int32_t* v, int64_t n, int64_t low, int64_t high) {
   for (int64_t i = 0; i < n; ++i) {
     if (v[i] < low || v[i] > high) return false;
   }
   return true;
 }
 
-// A fully-connected layer's requantization: multipliers (Q31) and shifts (in [-31, 30]), one
-// per tensor or one per each of `units`.
-inline void check_unit_scales(ArgCheck& check, const DLTensor* multipliers, const DLTensor* shifts, int64_t units) {
-  const int64_t channels = element_count(multipliers);
-  check.expect(channels == 1 || channels == units, "multipliers must be one per tensor or one per unit")
-      .expect(element_count(shifts) == channels, "shifts must match multipliers")
-      .expect(int_values_within(multipliers, INT32_MIN, INT32_MAX), "multipliers are missing")
-      .expect(int_values_within(shifts, -31, 30), "shifts must lie in [-31, 30]");
+// A constant int32 array argument whose every value lies in [low, high] (IntArray data is
+// bound before checks run: it lives in the blob).
+inline bool int_values_within(const DLTensor* t, int64_t low, int64_t high) {
+  const int64_t n = element_count(t);
+  if (n > 0 && t->data == nullptr) return false;
+  return values_within(data_of<const int32_t>(t), n, low, high);
+}
+
+// A fully-connected layer's requantization, one IntArray (one tensor argument fewer to bind
+// per node): its Q31 multipliers, then as many shifts, one pair per tensor or per unit.
+struct UnitScales {
+  const int32_t* multipliers;
+  const int32_t* shifts;
+  bool per_channel;
+  int32_t multiplier(int unit) const { return multipliers[per_channel ? unit : 0]; }
+  int32_t shift(int unit) const { return shifts[per_channel ? unit : 0]; }
+};
+
+inline UnitScales unit_scales(const DLTensor* requantization) {
+  const int64_t channels = element_count(requantization) / 2;
+  const int32_t* values = data_of<const int32_t>(requantization);
+  return {values, values + channels, channels > 1};
+}
+
+// The requantization holds a pair per tensor or per each of `units`, its shifts in [-31, 30].
+inline void check_unit_scales(ArgCheck& check, const DLTensor* requantization, int64_t units) {
+  const int64_t count = element_count(requantization);
+  const int64_t channels = count / 2;
+  check.expect(count % 2 == 0 && (channels == 1 || channels == units),
+               "requantization must hold multipliers then shifts, one each per tensor or per unit")
+      .expect(requantization->data != nullptr, "requantization is missing");
+  if (!check.ok()) return;
+  check.expect(values_within(unit_scales(requantization).shifts, channels, -31, 30), "shifts must lie in [-31, 30]");
 }
 
 using grt::kernels::wrapping_add;
@@ -63,6 +84,14 @@ inline int8_t fully_connected_unit_s8(uint32_t sum, const int32_t* bias, int uni
   if (bias != nullptr) sum += static_cast<uint32_t>(bias[unit]);
   const int32_t scaled = multiply_by_quantized_multiplier(static_cast<int32_t>(sum), multiplier, shift);
   return static_cast<int8_t>(clamp_int(wrapping_add(scaled, output_offset), act_min, act_max));
+}
+
+// fully_connected_f32's dot product runs in eight lanes: lane k % 8 adds product k, in order
+// of k, and the lanes combine pairwise at the end. Its parts (fully_connected_sum_f32) keep
+// the lanes between bands and so add in the same order: the same bits.
+constexpr int kFloatLanes = 8;
+inline float combine_lanes(const float* lanes) {
+  return ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5])) + ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
 }
 
 // std::min(std::max(v, low), high), the reference kernels' float activation clamp.

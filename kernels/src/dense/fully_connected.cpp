@@ -6,12 +6,12 @@
 //   1 in W int8 [N, K]
 //   2 in B int32 [N], or None
 //   3 out Y int8, last dimension N
-//   4 IntArray multipliers int32 [N] (per channel) or [1] (per tensor), Q31
-//   5 IntArray shifts int32, as many as multipliers, each in [-31, 30]
-//   6 Int input_offset = -input zero point, in [-127, 128]
-//   7 Int filter_offset = -filter zero point, in [-127, 128] (0 for per-channel: TFLM ignores it)
-//   8 Int output_offset = output zero point, in [-128, 127]
-//   9 Int act_min, 10 Int act_max: -128 <= act_min <= act_max <= 127
+//   4 IntArray requantization int32: N (per channel) or 1 (per tensor) Q31 multipliers, then
+//     as many shifts, each in [-31, 30]
+//   5 Int input_offset = -input zero point, in [-127, 128]
+//   6 Int filter_offset = -filter zero point, in [-127, 128] (0 for per-channel: TFLM ignores it)
+//   7 Int output_offset = output zero point, in [-128, 127]
+//   8 Int act_min, 9 Int act_max: -128 <= act_min <= act_max <= 127
 //
 // fully_connected_f32 arguments:
 //   0 in X float32, 1 in W float32 [N, K], 2 in B float32 [N] or None, 3 out Y float32
@@ -29,16 +29,17 @@ using grt::kernels::ArgCheck;
 using grt::kernels::ElementType;
 namespace dense = grt::kernels::dense;
 
-// sum_k x[k] * w[k] in eight interleaved partial sums, combined pairwise: a different order
-// from the reference's running sum, well inside the float tolerance.
+// sum_k x[k] * w[k] in eight interleaved partial sums (dense::kFloatLanes), combined
+// pairwise: a different order from the reference's running sum, well inside the float
+// tolerance.
 inline float dot_f32(const float* x, const float* w, int length) {
-  float lanes[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  float lanes[dense::kFloatLanes] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
   int k = 0;
-  for (; k + 8 <= length; k += 8) {
-    for (int j = 0; j < 8; ++j) lanes[j] += x[k + j] * w[k + j];
+  for (; k + dense::kFloatLanes <= length; k += dense::kFloatLanes) {
+    for (int j = 0; j < dense::kFloatLanes; ++j) lanes[j] += x[k + j] * w[k + j];
   }
   for (int j = 0; k < length; ++k, ++j) lanes[j] += x[k] * w[k];
-  return ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5])) + ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
+  return dense::combine_lanes(lanes);
 }
 
 // Input elements staged (as int16, offset added) per pass; 512 bytes of stack.
@@ -106,13 +107,12 @@ GRT_KERNEL_FUNCTION(fully_connected_s8) {
   const DLTensor* w = grt::kernels::tensor_at(args, 1);
   const DLTensor* b = grt::kernels::optional_tensor_at(args, 2);
   DLTensor* y = grt::kernels::tensor_at(args, 3);
-  const DLTensor* multipliers = grt::kernels::tensor_at(args, 4);
-  const DLTensor* shifts = grt::kernels::tensor_at(args, 5);
-  const int32_t input_offset = static_cast<int32_t>(grt::kernels::int_at(args, 6));
-  const int32_t filter_offset = static_cast<int32_t>(grt::kernels::int_at(args, 7));
-  const int32_t output_offset = static_cast<int32_t>(grt::kernels::int_at(args, 8));
-  const int32_t act_min = static_cast<int32_t>(grt::kernels::int_at(args, 9));
-  const int32_t act_max = static_cast<int32_t>(grt::kernels::int_at(args, 10));
+  const dense::UnitScales scales = dense::unit_scales(grt::kernels::tensor_at(args, 4));
+  const int32_t input_offset = static_cast<int32_t>(grt::kernels::int_at(args, 5));
+  const int32_t filter_offset = static_cast<int32_t>(grt::kernels::int_at(args, 6));
+  const int32_t output_offset = static_cast<int32_t>(grt::kernels::int_at(args, 7));
+  const int32_t act_min = static_cast<int32_t>(grt::kernels::int_at(args, 8));
+  const int32_t act_max = static_cast<int32_t>(grt::kernels::int_at(args, 9));
 
   const int units = static_cast<int>(w->shape[0]);
   const int depth = static_cast<int>(w->shape[1]);
@@ -121,14 +121,11 @@ GRT_KERNEL_FUNCTION(fully_connected_s8) {
   const int8_t* weights = data_of<const int8_t>(w);
   const int32_t* bias = b != nullptr ? data_of<const int32_t>(b) : nullptr;
   int8_t* output = data_of<int8_t>(y);
-  const int32_t* multiplier = data_of<const int32_t>(multipliers);
-  const int32_t* shift = data_of<const int32_t>(shifts);
-  const bool per_channel = grt::kernels::element_count(multipliers) > 1;
 #if GRT_KERNELS_DSP
   // On cores with the DSP extension: fully_connected_dsp.h.
-  const grt::kernels::dsp::FullyConnectedS8 dsp{input,        weights,       bias,          multiplier,    shift,
-                                                per_channel,  batches,       units,         depth,         input_offset,
-                                                filter_offset, output_offset, act_min,       act_max};
+  const grt::kernels::dsp::FullyConnectedS8 dsp{input,         weights,       scales,  bias,    batches,
+                                                units,         depth,         input_offset, filter_offset,
+                                                output_offset, act_min,       act_max};
   grt::kernels::dsp::fully_connected_s8(dsp, output);
   return 0;
 #endif
@@ -160,8 +157,7 @@ GRT_KERNEL_FUNCTION(fully_connected_s8) {
       }
       for (int u = 0; u < block; ++u) {
         const int unit = first_unit + u;
-        const int channel = per_channel ? unit : 0;
-        output_row[unit] = dense::fully_connected_unit_s8(acc[u], bias, unit, multiplier[channel], shift[channel],
+        output_row[unit] = dense::fully_connected_unit_s8(acc[u], bias, unit, scales.multiplier(unit), scales.shift(unit),
                                                           output_offset, act_min, act_max);
       }
     }
@@ -172,23 +168,21 @@ GRT_KERNEL_FUNCTION(fully_connected_s8) {
 GRT_CHECK_FUNCTION(fully_connected_s8) {
   (void)ret_value, (void)ret_type_code, (void)resource_handle;
   ArgCheck check("fully_connected_s8", args, type_codes, num_args);
-  check.count(11)
+  check.count(10)
       .tensor(0, ElementType::kInt8)
       .tensor(1, ElementType::kInt8, 2)
       .optional_tensor(2, ElementType::kInt32, 1)
       .tensor(3, ElementType::kInt8)
       .tensor(4, ElementType::kInt32, 1)
-      .tensor(5, ElementType::kInt32, 1)
+      .integer(5, -127, 128)
       .integer(6, -127, 128)
-      .integer(7, -127, 128)
+      .integer(7, -128, 127)
       .integer(8, -128, 127)
-      .integer(9, -128, 127)
-      .integer(10, -128, 127);
+      .integer(9, -128, 127);
   check_fully_connected_shapes(check, args);
   if (!check.ok()) return check.result();
-  dense::check_unit_scales(check, grt::kernels::tensor_at(args, 4), grt::kernels::tensor_at(args, 5),
-                           grt::kernels::tensor_at(args, 1)->shape[0]);
-  check.expect(grt::kernels::int_at(args, 9) <= grt::kernels::int_at(args, 10), "act_min exceeds act_max");
+  dense::check_unit_scales(check, grt::kernels::tensor_at(args, 4), grt::kernels::tensor_at(args, 1)->shape[0]);
+  check.expect(grt::kernels::int_at(args, 8) <= grt::kernels::int_at(args, 9), "act_min exceeds act_max");
   return check.result();
 }
 

@@ -23,10 +23,8 @@ namespace grt::kernels::dsp {
 struct FullyConnectedS8 {
   const int8_t* input;    // [batches, depth]
   const int8_t* weights;  // [units, depth]
-  const int32_t* bias;    // [units] or null
-  const int32_t* multipliers;
-  const int32_t* shifts;
-  bool per_channel;  // else one multiplier and shift for every unit
+  dense::UnitScales scales;
+  const int32_t* bias;  // [units] or null
   int32_t batches, units, depth;
   int32_t input_offset, filter_offset, output_offset, activation_min, activation_max;
 };
@@ -202,8 +200,7 @@ inline void dot_rows_4_expanded(const uint32_t* e, const int8_t* x, const int8_t
 }
 
 inline int8_t fully_connected_output(const FullyConnectedS8& p, int32_t unit, uint32_t sum) {
-  const int32_t channel = p.per_channel ? unit : 0;
-  return dense::fully_connected_unit_s8(sum, p.bias, unit, p.multipliers[channel], p.shifts[channel], p.output_offset,
+  return dense::fully_connected_unit_s8(sum, p.bias, unit, p.scales.multiplier(unit), p.scales.shift(unit), p.output_offset,
                                         p.activation_min, p.activation_max);
 }
 

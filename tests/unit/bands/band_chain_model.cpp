@@ -102,13 +102,11 @@ ModelDef band_tail_model(Tail tail) {
   std::vector<int32_t> bias(kUnits);
   for (size_t u = 0; u < bias.size(); ++u) bias[u] = static_cast<int32_t>(u * 911) - 4000;
   const uint32_t b = m.add_constant_values("fc bias", DType::Int32, {kUnits}, bias);
-  const uint32_t multipliers = m.add_int_array("fc multipliers", {1 << 30});
-  const uint32_t shifts = m.add_int_array("fc shifts", {-9});
+  const uint32_t requantization = m.add_int_array("fc requantization", {1 << 30, -9});
   const uint32_t y = m.add_activation("y", DType::Int8, {1, kUnits});
   m.add_node("fully_connected_s8",
-             {ArgDef::input(d), ArgDef::input(w), ArgDef::input(b), ArgDef::output(y), ArgDef::int_array(multipliers),
-              ArgDef::int_array(shifts), ArgDef::integer(5), ArgDef::integer(-1), ArgDef::integer(2), ArgDef::integer(-128),
-              ArgDef::integer(127)},
+             {ArgDef::input(d), ArgDef::input(w), ArgDef::input(b), ArgDef::output(y), ArgDef::int_array(requantization),
+              ArgDef::integer(5), ArgDef::integer(-1), ArgDef::integer(2), ArgDef::integer(-128), ArgDef::integer(127)},
              "fc");
   m.outputs = {y};
   return m;

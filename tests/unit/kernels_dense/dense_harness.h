@@ -53,6 +53,12 @@ struct OneNode {
     return model.add_constant_values(name, dtype, std::move(shape), values);
   }
   uint32_t ints(const std::string& name, const std::vector<int32_t>& values) { return model.add_int_array(name, values); }
+  // A fully-connected layer's requantization IntArray: its multipliers, then its shifts.
+  uint32_t requantization(const std::vector<int32_t>& multipliers, const std::vector<int32_t>& shifts) {
+    std::vector<int32_t> values = multipliers;
+    values.insert(values.end(), shifts.begin(), shifts.end());
+    return model.add_int_array("requantization", values);
+  }
   void node(const std::string& kernel, std::vector<ArgDef> args, uint64_t workspace_bytes = 0) {
     const uint32_t n = model.add_node(kernel, std::move(args), kernel);
     model.nodes[n].workspace_bytes = workspace_bytes;

@@ -97,8 +97,7 @@ TEST(DenseSpeedPaths, FullyConnectedS8MatchesTheReferenceLoop) {
     const uint32_t y = m.output("y", DType::Int8, {fc.batches, fc.units});
     const ArgDef b = fc.with_bias ? ArgDef::input(m.constant("b", DType::Int32, {fc.units}, bias)) : ArgDef::none();
     m.node("fully_connected_s8",
-           {ArgDef::input(x), ArgDef::input(w), b, ArgDef::output(y), ArgDef::int_array(m.ints("m", multipliers)),
-            ArgDef::int_array(m.ints("s", shifts)), ArgDef::integer(fc.input_offset), ArgDef::integer(fc.filter_offset),
+           {ArgDef::input(x), ArgDef::input(w), b, ArgDef::output(y), ArgDef::int_array(m.requantization(multipliers, shifts)), ArgDef::integer(fc.input_offset), ArgDef::integer(fc.filter_offset),
             ArgDef::integer(fc.output_offset), ArgDef::integer(fc.act_min), ArgDef::integer(fc.act_max)});
     const Outcome o = plan_and_run(m.model, {bytes_of(input)});
     ASSERT_EQ(o.init, GRT_OK) << o.message;

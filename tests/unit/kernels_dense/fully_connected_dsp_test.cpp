@@ -53,16 +53,16 @@ TEST(FullyConnectedDsp, MatchesThePortableKernelOnRandomShapes) {
     const uint32_t y = m.output("y", DType::Int8, {batches, units});
     const ArgDef b = with_bias ? ArgDef::input(m.constant("b", DType::Int32, {units}, bias)) : ArgDef::none();
     m.node("fully_connected_s8",
-           {ArgDef::input(x), ArgDef::input(w), b, ArgDef::output(y), ArgDef::int_array(m.ints("m", multipliers)),
-            ArgDef::int_array(m.ints("s", shifts)), ArgDef::integer(input_offset), ArgDef::integer(filter_offset),
+           {ArgDef::input(x), ArgDef::input(w), b, ArgDef::output(y), ArgDef::int_array(m.requantization(multipliers, shifts)), ArgDef::integer(input_offset), ArgDef::integer(filter_offset),
             ArgDef::integer(output_offset), ArgDef::integer(act_min), ArgDef::integer(act_max)});
     const Outcome portable = plan_and_run(m.model, {bytes_of(input)});
     ASSERT_EQ(portable.init, GRT_OK) << portable.message;
     ASSERT_EQ(portable.run, GRT_OK) << portable.message;
 
-    const dsp::FullyConnectedS8 p{input.data(), weights.data(), with_bias ? bias.data() : nullptr, multipliers.data(),
-                                  shifts.data(), per_channel,   batches,       units,          depth,
-                                  input_offset, filter_offset,  output_offset, act_min,        act_max};
+    const grt::kernels::dense::UnitScales scales{multipliers.data(), shifts.data(), per_channel};
+    const dsp::FullyConnectedS8 p{input.data(), weights.data(), scales,        with_bias ? bias.data() : nullptr,
+                                  batches,      units,          depth,         input_offset,
+                                  filter_offset, output_offset, act_min,       act_max};
     std::vector<int8_t> got(size_t(batches) * size_t(units), 0x55);
     dsp::fully_connected_s8(p, got.data());
     EXPECT_EQ(got, values_of<int8_t>(portable.outputs[0]))

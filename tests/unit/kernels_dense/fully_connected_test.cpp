@@ -34,8 +34,7 @@ struct FcS8 {
     const ArgDef b = with_bias ? ArgDef::input(m.constant("b", DType::Int32, {static_cast<int64_t>(bias.size())}, bias))
                                : ArgDef::none();
     m.node("fully_connected_s8",
-           {ArgDef::input(x), ArgDef::input(w), b, ArgDef::output(y), ArgDef::int_array(m.ints("multipliers", multipliers)),
-            ArgDef::int_array(m.ints("shifts", shifts)), ArgDef::integer(input_offset), ArgDef::integer(filter_offset),
+           {ArgDef::input(x), ArgDef::input(w), b, ArgDef::output(y), ArgDef::int_array(m.requantization(multipliers, shifts)), ArgDef::integer(input_offset), ArgDef::integer(filter_offset),
             ArgDef::integer(output_offset), ArgDef::integer(act_min), ArgDef::integer(act_max)});
     return m.model;
   }
@@ -158,12 +157,12 @@ TEST(FullyConnectedS8, RefusesBadArguments) {
     FcS8 fc;
     fc.multipliers = {kHalf, kHalf, kHalf};
     fc.shifts = {0, 0, 0};
-    EXPECT_NE(fc.refusal().find("multipliers"), std::string::npos);
+    EXPECT_NE(fc.refusal().find("requantization must hold multipliers then shifts"), std::string::npos);
   }
   {
     FcS8 fc;
-    fc.shifts = {0, 0};
-    EXPECT_NE(fc.refusal().find("shifts must match"), std::string::npos);
+    fc.shifts = {0, 0};  // three values: not pairs
+    EXPECT_NE(fc.refusal().find("requantization must hold multipliers then shifts"), std::string::npos);
   }
   {
     FcS8 fc;
@@ -178,7 +177,7 @@ TEST(FullyConnectedS8, RefusesBadArguments) {
   {
     FcS8 fc;
     fc.input_offset = 200;
-    EXPECT_NE(fc.refusal().find("argument 6 is out of range"), std::string::npos);
+    EXPECT_NE(fc.refusal().find("argument 5 is out of range"), std::string::npos);
   }
   {
     FcS8 fc;
@@ -193,18 +192,17 @@ TEST(FullyConnectedS8, RefusesWrongKindsAndCounts) {
   const uint32_t x = m.input("x", DType::Int8, {1, 3});
   const uint32_t w = m.constant("w", DType::Int8, {2, 3}, std::vector<int8_t>(6, 1));
   const uint32_t y = m.output("y", DType::Int8, {1, 2});
-  const uint32_t mult = m.ints("m", {kHalf});
-  const uint32_t shift = m.ints("s", {1});
-  // Multipliers as a plain integer instead of an array.
+  const uint32_t requantization = m.requantization({kHalf}, {1});
+  // The requantization as a plain integer instead of an array.
   m.node("fully_connected_s8", {ArgDef::input(x), ArgDef::input(w), ArgDef::none(), ArgDef::output(y), ArgDef::integer(kHalf),
-                                ArgDef::int_array(shift), ArgDef::integer(0), ArgDef::integer(0), ArgDef::integer(0),
-                                ArgDef::integer(-128), ArgDef::integer(127)});
+                                ArgDef::integer(0), ArgDef::integer(0), ArgDef::integer(0), ArgDef::integer(-128),
+                                ArgDef::integer(127)});
   Outcome o = plan_and_run(m.model, {});
   EXPECT_EQ(o.init, GRT_ERR_KERNEL_ARGS);
   EXPECT_NE(o.message.find("argument 4 is not a tensor"), std::string::npos) << o.message;
 
-  m.model.nodes[0].args = {ArgDef::input(x), ArgDef::input(w), ArgDef::none(), ArgDef::output(y), ArgDef::int_array(mult),
-                           ArgDef::int_array(shift), ArgDef::integer(0)};
+  m.model.nodes[0].args = {ArgDef::input(x), ArgDef::input(w), ArgDef::none(), ArgDef::output(y), ArgDef::int_array(requantization),
+                           ArgDef::integer(0)};
   o = plan_and_run(m.model, {});
   EXPECT_EQ(o.init, GRT_ERR_KERNEL_ARGS);
   EXPECT_NE(o.message.find("wrong number of arguments"), std::string::npos) << o.message;
@@ -215,7 +213,7 @@ TEST(FullyConnectedS8, RefusesWrongKindsAndCounts) {
   const uint32_t fw = f.constant("w", DType::Int8, {2, 3}, std::vector<int8_t>(6, 1));
   const uint32_t fy = f.output("y", DType::Int8, {1, 2});
   f.node("fully_connected_s8", {ArgDef::input(fx), ArgDef::input(fw), ArgDef::none(), ArgDef::output(fy),
-                                ArgDef::int_array(f.ints("m", {kHalf})), ArgDef::int_array(f.ints("s", {1})), ArgDef::integer(0),
+                                ArgDef::int_array(f.requantization({kHalf}, {1})), ArgDef::integer(0),
                                 ArgDef::integer(0), ArgDef::integer(0), ArgDef::integer(-128), ArgDef::integer(127)});
   o = plan_and_run(f.model, {});
   EXPECT_EQ(o.init, GRT_ERR_KERNEL_ARGS);

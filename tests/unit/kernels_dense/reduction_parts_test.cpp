@@ -1,5 +1,6 @@
-// average_pool2d_sum_s8 / _finish_s8 and fully_connected_sum_s8 / _finish_s8: a reduction
-// split into parts gives the whole kernel's bytes; the checks refuse parts that do not fit.
+// average_pool2d_sum_s8 / _finish_s8 and fully_connected_sum_s8 / _finish_s8 (and _f32): a
+// reduction split into parts gives the whole kernel's bytes; the checks refuse parts that do
+// not fit.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -116,7 +117,7 @@ struct SplitFc {
     const ArgDef b = bias(&m);
     const uint32_t y = m.output("y", DType::Int8, {1, units});
     m.node("fully_connected_s8", {ArgDef::input(x), ArgDef::input(w), b, ArgDef::output(y),
-                                  ArgDef::int_array(m.ints("multipliers", multipliers())), ArgDef::int_array(m.ints("shifts", shifts())),
+                                  ArgDef::int_array(m.requantization(multipliers(), shifts())),
                                   ArgDef::integer(input_offset), ArgDef::integer(filter_offset), ArgDef::integer(output_offset),
                                   ArgDef::integer(-128), ArgDef::integer(127)});
     return m.model;
@@ -137,8 +138,7 @@ struct SplitFc {
     sum(c, right_column != 0 ? right_column : left, 0);
     sum(a, 0, 1);
     m.node("fully_connected_finish_s8",
-           {ArgDef::input(s), b, ArgDef::output(y), ArgDef::int_array(m.ints("multipliers", multipliers())),
-            ArgDef::int_array(m.ints("shifts", shifts())), ArgDef::integer(output_offset), ArgDef::integer(-128), ArgDef::integer(127)});
+           {ArgDef::input(s), b, ArgDef::output(y), ArgDef::int_array(m.requantization(multipliers(), shifts())), ArgDef::integer(output_offset), ArgDef::integer(-128), ArgDef::integer(127)});
     return m.model;
   }
 };
@@ -167,6 +167,74 @@ TEST(FullyConnectedParts, RefusesAPartPastTheWeightsDepth) {
   const Outcome o = plan_and_run(f.parts(), {});
   EXPECT_EQ(o.init, GRT_ERR_KERNEL_ARGS);
   EXPECT_NE(o.message.find("depth"), std::string::npos) << o.message;
+}
+
+// A float fully connected layer over `left + right` inputs, whole or as two sums (left part
+// first: float sums keep the whole kernel's order) and a finish.
+struct SplitFcF32 {
+  int64_t left = 13, right = 22, units = 5;
+  bool with_bias = true;
+  int64_t sum_lanes = 8;  // for refusals: the sums' second dimension
+
+  std::vector<float> values(size_t n, uint32_t seed) const {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> d(-2.0f, 2.0f);
+    std::vector<float> v(n);
+    for (auto& x : v) x = d(rng);
+    return v;
+  }
+  std::vector<float> weights() const { return values(static_cast<size_t>(units * (left + right)), 7); }
+  ArgDef bias(OneNode* m) const {
+    return with_bias ? ArgDef::input(m->constant("b", DType::Float32, {units}, values(static_cast<size_t>(units), 8))) : ArgDef::none();
+  }
+  ModelDef whole() const {
+    OneNode m;
+    const uint32_t x = m.input("x", DType::Float32, {1, left + right});
+    const uint32_t w = m.constant("w", DType::Float32, {units, left + right}, weights());
+    const ArgDef b = bias(&m);
+    const uint32_t y = m.output("y", DType::Float32, {1, units});
+    m.node("fully_connected_f32", {ArgDef::input(x), ArgDef::input(w), b, ArgDef::output(y), ArgDef::real(-3.0), ArgDef::real(3.0)});
+    return m.model;
+  }
+  ModelDef parts() const {
+    OneNode m;
+    const uint32_t a = m.input("a", DType::Float32, {1, left});
+    const uint32_t c = m.input("c", DType::Float32, {1, right});
+    const uint32_t w = m.constant("w", DType::Float32, {units, left + right}, weights());
+    const ArgDef b = bias(&m);
+    const uint32_t s = m.model.add_activation("sums", DType::Float32, {units, sum_lanes});
+    const uint32_t y = m.output("y", DType::Float32, {1, units});
+    m.node("fully_connected_sum_f32", {ArgDef::input(a), ArgDef::input(w), ArgDef::output(s), ArgDef::integer(0), ArgDef::integer(0)});
+    m.node("fully_connected_sum_f32", {ArgDef::input(c), ArgDef::input(w), ArgDef::output(s), ArgDef::integer(left), ArgDef::integer(1)});
+    m.node("fully_connected_finish_f32", {ArgDef::input(s), b, ArgDef::output(y), ArgDef::real(-3.0), ArgDef::real(3.0)});
+    return m.model;
+  }
+};
+
+TEST(FullyConnectedParts, FloatSumsKeepTheWholeLayersLanesAndBits) {
+  for (uint32_t seed = 1; seed <= 16; ++seed) {
+    SplitFcF32 f;
+    f.left = 1 + seed * 5 % 29;  // most splits fall inside a lane group of eight
+    f.units = 1 + seed % 6;
+    f.with_bias = seed % 3 != 0;
+    const auto a = f.values(static_cast<size_t>(f.left), seed);
+    const auto c = f.values(static_cast<size_t>(f.right), seed + 50);
+    std::vector<float> whole_input = a;
+    whole_input.insert(whole_input.end(), c.begin(), c.end());
+    const Outcome whole = plan_and_run(f.whole(), {bytes_of(whole_input)});
+    const Outcome parts = plan_and_run(f.parts(), {bytes_of(a), bytes_of(c)});
+    ASSERT_EQ(whole.run, GRT_OK) << whole.message;
+    ASSERT_EQ(parts.run, GRT_OK) << parts.message;
+    EXPECT_EQ(parts.outputs, whole.outputs) << "seed " << seed;  // bytes: the same bits
+  }
+}
+
+TEST(FullyConnectedParts, RefusesFloatSumsThatAreNotEightLanesPerUnit) {
+  SplitFcF32 f;
+  f.sum_lanes = 4;
+  const Outcome o = plan_and_run(f.parts(), {});
+  EXPECT_EQ(o.init, GRT_ERR_KERNEL_ARGS);
+  EXPECT_NE(o.message.find("sums must be [units, 8]"), std::string::npos) << o.message;
 }
 
 }  // namespace

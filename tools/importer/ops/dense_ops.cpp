@@ -110,11 +110,12 @@ bool convert_fully_connected_s8(ImportContext& ctx, ActivationFunctionType activ
   // TFLM's per-channel kernel ignores the filter zero point (weights are symmetric).
   const int32_t filter_offset = per_channel ? 0 : -ctx.zero_point(weights);
   const std::string name = ctx.op_name();
+  std::vector<int32_t> requantization = multipliers;
+  requantization.insert(requantization.end(), shifts.begin(), shifts.end());
   ctx.add_node("fully_connected_s8",
                {ArgDef::input(ctx.input(0)), ArgDef::input(ctx.input(1)),
                 bias >= 0 ? ArgDef::input(ctx.graph_tensor(bias)) : ArgDef::none(), ArgDef::output(ctx.output(0)),
-                ArgDef::int_array(ctx.int_array(name + " multipliers", multipliers)),
-                ArgDef::int_array(ctx.int_array(name + " shifts", shifts)), ArgDef::integer(-ctx.zero_point(input)),
+                ArgDef::int_array(ctx.int_array(name + " requantization", requantization)), ArgDef::integer(-ctx.zero_point(input)),
                 ArgDef::integer(filter_offset), ArgDef::integer(ctx.zero_point(output)), ArgDef::integer(range.min),
                 ArgDef::integer(range.max)});
   return ctx.error().empty();
