@@ -252,29 +252,35 @@ TEST(State, SvdfCheckRefusesAStateOfTheWrongShape) {
   EXPECT_NE(std::string(error.message).find("state must be"), std::string::npos) << error.message;
 }
 
-// lstm_f32 with one cell over one input and one step: zero weights, so every gate is its
-// bias through its activation (i = f = o = sigmoid(0) = 1/2, g = tanh(1)), and the cell
-// state halves and gains g / 2 each run: c1 = g / 2, c2 = c1 / 2 + g / 2; h = tanh(c) / 2.
-TEST(State, LstmKeepsItsCellStateAcrossRuns) {
+// lstm_f32 with one cell over one input (x = 1) and one step: only the cell gate g has an
+// input weight and a bias, 1/2 each, so i = f = o = sigmoid(0) = 1/2 and g = tanh(1), and the
+// cell state halves and gains g / 2 each run: c1 = g / 2, c2 = c1 / 2 + g / 2; h = tanh(c) / 2.
+// `gates`: how many gates W stacks (the kernel takes 4).
+ModelDef float_lstm(int64_t gates = 4) {
   ModelDef m;
   const uint32_t x = m.add_activation("x", DType::Float32, {1, 1, 1});
-  std::vector<ArgDef> args = {ArgDef::input(x)};
-  for (int i = 0; i < 8; ++i) args.push_back(ArgDef::input(m.add_constant_values<float>("w" + std::to_string(i), DType::Float32, {1, 1}, {0.0f})));
-  for (const float bias : {0.0f, 0.0f, 1.0f, 0.0f}) args.push_back(ArgDef::input(m.add_constant_values<float>("b", DType::Float32, {1}, {bias})));
-  args.push_back(ArgDef::output(m.add_state("h", DType::Float32, {1, 1}, {})));
-  args.push_back(ArgDef::output(m.add_state("c", DType::Float32, {1, 1}, {})));
+  std::vector<float> g_only(static_cast<size_t>(gates), 0.0f);  // i, f, g, o
+  g_only.at(2) = 0.5f;
+  const uint32_t w = m.add_constant_values<float>("w", DType::Float32, {gates, 1, 1}, g_only);
+  const uint32_t r = m.add_constant_values<float>("r", DType::Float32, {4, 1, 1}, {0.0f, 0.0f, 0.0f, 0.0f});
+  const uint32_t b = m.add_constant_values<float>("b", DType::Float32, {4, 1}, {0.0f, 0.0f, 0.5f, 0.0f});
+  const uint32_t h = m.add_state("h", DType::Float32, {1, 1}, {});
+  const uint32_t c = m.add_state("c", DType::Float32, {1, 1}, {});
   const uint32_t y = m.add_activation("y", DType::Float32, {1, 1, 1});
-  args.push_back(ArgDef::output(y));
-  args.push_back(ArgDef::integer(0));
-  args.push_back(ArgDef::real(0.0));
   m.inputs = {x};
   m.outputs = {y};
-  m.add_node("lstm_f32", std::move(args));
+  m.add_node("lstm_f32", {ArgDef::input(x), ArgDef::input(w), ArgDef::input(r), ArgDef::input(b), ArgDef::output(h), ArgDef::output(c),
+                          ArgDef::output(y), ArgDef::integer(0), ArgDef::real(0.0)});
   tools::plan_default(&m);
-  const AlignedBytes blob = to_blob(m);  // outlives the executor
+  return m;
+}
+
+TEST(State, LstmKeepsItsCellStateAcrossRuns) {
+  const AlignedBytes blob = to_blob(float_lstm());  // outlives the executor
   StaticRun run(blob);
   ASSERT_EQ(run.status, GRT_OK) << run.error.message;
   const auto once = [&] {
+    *static_cast<float*>(grt_input(run.executor, 0)->data) = 1.0f;
     EXPECT_EQ(grt_run(run.executor), GRT_OK) << grt_last_error(run.executor)->message;
     return *static_cast<const float*>(grt_output(run.executor, 0)->data);
   };
@@ -285,6 +291,12 @@ TEST(State, LstmKeepsItsCellStateAcrossRuns) {
   EXPECT_NEAR(once(), 0.5f * std::tanh(c2), 1e-6);
   ASSERT_EQ(grt_reset_state(run.executor), GRT_OK);
   EXPECT_NEAR(once(), 0.5f * std::tanh(c1), 1e-6);
+}
+
+TEST(State, LstmCheckRefusesWeightsThatDoNotStackFourGates) {
+  grt_error error{};
+  EXPECT_EQ(init_status(to_blob(float_lstm(3)), &error), GRT_ERR_KERNEL_ARGS);
+  EXPECT_NE(std::string(error.message).find("must stack the 4 gates"), std::string::npos) << error.message;
 }
 
 }  // namespace

@@ -4,8 +4,8 @@
 // to [-cell_clip, cell_clip] when cell_clip > 0, and h = o * tanh(c), which is also the
 // step's output. h and c are State tensors: they carry over to the next run.
 //
-// lstm_f32 arguments: 0..15 as in lstm_shape.h (all float32), then
-//   16 Int time_major (0 or 1), 17 Float cell_clip (0: none)
+// lstm_f32 arguments: 0..6 as in lstm_shape.h (all float32), then
+//   7 Int time_major (0 or 1), 8 Float cell_clip (0: none)
 // No workspace: each cell's four gates are computed and used at once, its new h written to
 // the step's output row, and h takes the row only when every cell has read the old h.
 #include <math.h>
@@ -21,8 +21,14 @@ using grt::kernels::ArgCheck;
 using grt::kernels::ElementType;
 using grt::kernels::data_of;
 using grt::kernels::tensor_at;
+using grt::kernels::lstm::gate_block;
 using grt::kernels::lstm::kGates;
 using grt::kernels::lstm::LstmShape;
+namespace lstm = grt::kernels::lstm;
+
+constexpr int kTimeMajor = 7;
+constexpr int kCellClip = 8;
+constexpr int kArgCount = 9;
 
 // (W . v + bias) + R . h for one gate's row, in the reference's order of additions.
 inline float gate_sum(const float* w, const float* v, int input, float bias, const float* r, const float* h, int cells) {
@@ -41,29 +47,29 @@ inline float sigmoid(float v) { return 1.0f / (1.0f + expf(-v)); }
 GRT_CHECK_FUNCTION(lstm_f32) {
   (void)ret_value, (void)ret_type_code, (void)resource_handle;
   ArgCheck check("lstm_f32", args, type_codes, num_args);
-  check.count(18).integer(16, 0, 1).real(17);
+  check.count(kArgCount).integer(kTimeMajor, 0, 1).real(kCellClip);
   if (!check.ok()) return check.result();
   const ElementType f32 = ElementType::kFloat32;
-  grt::kernels::lstm::check_lstm_operands(check, args, {f32, f32, f32, f32}, grt::kernels::int_at(args, 16) != 0);
+  lstm::check_lstm_operands(check, args, {f32, f32, f32, f32}, grt::kernels::int_at(args, kTimeMajor) != 0);
   return check.result();
 }
 
 GRT_KERNEL_FUNCTION(lstm_f32) {
   (void)type_codes, (void)num_args, (void)ret_value, (void)ret_type_code, (void)resource_handle;
-  const LstmShape s = grt::kernels::lstm::shape_of(args, grt::kernels::int_at(args, 16) != 0);
+  const LstmShape s = lstm::shape_of(args, grt::kernels::int_at(args, kTimeMajor) != 0);
   const float* x = data_of<const float>(tensor_at(args, 0));
   const float* weights[kGates];
   const float* recurrent[kGates];
   const float* bias[kGates];
   for (int gate = 0; gate < kGates; ++gate) {
-    weights[gate] = data_of<const float>(tensor_at(args, 1 + gate));
-    recurrent[gate] = data_of<const float>(tensor_at(args, 5 + gate));
-    bias[gate] = data_of<const float>(tensor_at(args, 9 + gate));
+    weights[gate] = gate_block<float>(args, lstm::kWeights, gate);
+    recurrent[gate] = gate_block<float>(args, lstm::kRecurrent, gate);
+    bias[gate] = gate_block<float>(args, lstm::kBias, gate);
   }
-  float* h_state = data_of<float>(tensor_at(args, 13));
-  float* c_state = data_of<float>(tensor_at(args, 14));
-  float* y = data_of<float>(tensor_at(args, 15));
-  const float clip = static_cast<float>(grt::kernels::real_at(args, 17));
+  float* h_state = data_of<float>(tensor_at(args, lstm::kHState));
+  float* c_state = data_of<float>(tensor_at(args, lstm::kCState));
+  float* y = data_of<float>(tensor_at(args, lstm::kOutput));
+  const float clip = static_cast<float>(grt::kernels::real_at(args, kCellClip));
 
   for (int b = 0; b < s.batch; ++b) {
     float* h = h_state + b * s.cells;

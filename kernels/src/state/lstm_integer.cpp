@@ -10,17 +10,19 @@
 // quantized cell clip; h = o * tanh(c) requantized to h's scale and zero point, which is
 // also the step's output. All multipliers are derived by the importer.
 //
-// Arguments: 0..15 as in lstm_shape.h (X, h, Y of the activation type; weights int8; biases
-// int32 / int64; c int16), then
-//   16 in sigmoid table (int16 [256], the Q0.16 table's bits)
-//   17 Int time_major (0 or 1)
-//   18 + 2g, 19 + 2g  Int multiplier, shift of gate g's input product (g = i, f, g, o)
-//   26 + 2g, 27 + 2g  Int multiplier, shift of gate g's recurrent product
-//   34, 35 / 36, 37 / 38, 39  Int multiplier, shift of forget * cell / input * cell gate /
-//                     output * tanh(c)
-//   40 Int input zero point, 41 Int h zero point
-//   42 Int, 43 Int    tanh(c) input rescaling: (c * multiplier + rounding) >> shift
-//   44 Int quantized cell clip (0: none)
+// Arguments: 0..6 as in lstm_shape.h (X, h, Y of the activation type; W, R int8; B int32 /
+// int64; c int16), then
+//   7 in sigmoid table (int16 [256], the Q0.16 table's bits)
+//   8 IntArray parameters (int32 [28]), the scalars in one array (a node's argument count
+//     costs the executor 12 B each in its lean mode):
+//     0 time_major (0 or 1)
+//     1 + 2g, 2 + 2g    multiplier, shift of gate g's input product (g = i, f, g, o)
+//     9 + 2g, 10 + 2g   multiplier, shift of gate g's recurrent product
+//     17, 18 / 19, 20 / 21, 22  multiplier, shift of forget * cell / input * cell gate /
+//                       output * tanh(c)
+//     23 input zero point, 24 h zero point
+//     25, 26            tanh(c) input rescaling: (c * multiplier + rounding) >> shift
+//     27 quantized cell clip (0: none)
 // No workspace: each cell's four gates are computed and used at once, its new h written to
 // the step's output row, and h takes the row only when every cell has read the old h.
 #include <stddef.h>
@@ -34,18 +36,21 @@
 namespace grt::kernels::lstm {
 namespace {
 
-constexpr int kTable = 16;
-constexpr int kTimeMajor = 17;
-constexpr int kInputProduct = 18;
-constexpr int kRecurrentProduct = 26;
-constexpr int kForgetCell = 34;
-constexpr int kInputCellGate = 36;
-constexpr int kOutputTanh = 38;
-constexpr int kInputZero = 40;
-constexpr int kHiddenZero = 41;
-constexpr int kCellTanh = 42;
-constexpr int kCellClip = 44;
-constexpr int kArgCount = 45;
+constexpr int kTable = 7;
+constexpr int kParameters = 8;
+constexpr int kArgCount = 9;
+// Fields of the parameters array.
+constexpr int kTimeMajor = 0;
+constexpr int kInputProduct = 1;
+constexpr int kRecurrentProduct = 9;
+constexpr int kForgetCell = 17;
+constexpr int kInputCellGate = 19;
+constexpr int kOutputTanh = 21;
+constexpr int kInputZero = 23;
+constexpr int kHiddenZero = 24;
+constexpr int kCellTanh = 25;
+constexpr int kCellClip = 27;
+constexpr int kParameterCount = 28;
 // The gates' pre-activations are in Q3.12: x3 puts 2^9 steps on one table interval of 1/24
 // of 3/4 of the input, for both table functions (TFLM's power-of-two case).
 constexpr int32_t kGateRescale = 3;
@@ -55,9 +60,10 @@ struct Requantize {
   int shift;
 };
 
-Requantize requantize_at(TVMValue* args, int i) {
-  return {static_cast<int32_t>(int_at(args, i)), static_cast<int>(int_at(args, i + 1))};
-}
+// The parameters array; its check has run.
+const int32_t* parameters_of(TVMValue* args) { return data_of<const int32_t>(tensor_at(args, kParameters)); }
+
+Requantize requantize_at(const int32_t* p, int i) { return {p[i], static_cast<int>(p[i + 1])}; }
 
 inline int16_t saturate16(int32_t v) { return static_cast<int16_t>(v < INT16_MIN ? INT16_MIN : (v > INT16_MAX ? INT16_MAX : v)); }
 
@@ -99,26 +105,27 @@ struct Operands {
   int16_t cell_clip;
 
   explicit Operands(TVMValue* args) {
+    const int32_t* p = parameters_of(args);
     x = data_of<const Act>(tensor_at(args, 0));
     for (int gate = 0; gate < kGates; ++gate) {
-      weights[gate] = data_of<const int8_t>(tensor_at(args, 1 + gate));
-      recurrent[gate] = data_of<const int8_t>(tensor_at(args, 5 + gate));
-      bias[gate] = data_of<const Bias>(tensor_at(args, 9 + gate));
-      input_product[gate] = requantize_at(args, kInputProduct + 2 * gate);
-      recurrent_product[gate] = requantize_at(args, kRecurrentProduct + 2 * gate);
+      weights[gate] = gate_block<int8_t>(args, kWeights, gate);
+      recurrent[gate] = gate_block<int8_t>(args, kRecurrent, gate);
+      bias[gate] = gate_block<Bias>(args, kBias, gate);
+      input_product[gate] = requantize_at(p, kInputProduct + 2 * gate);
+      recurrent_product[gate] = requantize_at(p, kRecurrentProduct + 2 * gate);
     }
     h_state = data_of<Act>(tensor_at(args, kHState));
     c_state = data_of<int16_t>(tensor_at(args, kCState));
     y = data_of<Act>(tensor_at(args, kOutput));
     table = data_of<const uint16_t>(tensor_at(args, kTable));
-    forget_cell = requantize_at(args, kForgetCell);
-    input_cell_gate = requantize_at(args, kInputCellGate);
-    output_tanh = requantize_at(args, kOutputTanh);
-    input_offset = -static_cast<int32_t>(int_at(args, kInputZero));
-    hidden_zero = static_cast<int32_t>(int_at(args, kHiddenZero));
-    cell_tanh_multiplier = static_cast<int32_t>(int_at(args, kCellTanh));
-    cell_tanh_shift = static_cast<int>(int_at(args, kCellTanh + 1));
-    cell_clip = static_cast<int16_t>(int_at(args, kCellClip));
+    forget_cell = requantize_at(p, kForgetCell);
+    input_cell_gate = requantize_at(p, kInputCellGate);
+    output_tanh = requantize_at(p, kOutputTanh);
+    input_offset = -p[kInputZero];
+    hidden_zero = p[kHiddenZero];
+    cell_tanh_multiplier = p[kCellTanh];
+    cell_tanh_shift = static_cast<int>(p[kCellTanh + 1]);
+    cell_clip = static_cast<int16_t>(p[kCellClip]);
   }
 };
 
@@ -156,7 +163,7 @@ void step(const Operands<Act, Bias>& p, const LstmShape& s, const Act* v, Act* h
 
 template <typename Act, typename Bias>
 int run(TVMValue* args) {
-  const LstmShape s = shape_of(args, int_at(args, kTimeMajor) != 0);
+  const LstmShape s = shape_of(args, parameters_of(args)[kTimeMajor] != 0);
   const Operands<Act, Bias> p(args);
   // Batch rows are independent, so TFLM's time-major batching gives the same values.
   for (int b = 0; b < s.batch; ++b) {
@@ -170,22 +177,49 @@ int run(TVMValue* args) {
   return 0;
 }
 
+inline bool within(int32_t v, int64_t low, int64_t high) { return v >= low && v <= high; }
+
+// Every field of the parameters array in the range the arithmetic above takes. The int16
+// kernel's gate products accumulate in int64: their shifts stop at 7.
+void check_parameters(ArgCheck& c, const int32_t* p, ElementType activation) {
+  const bool wide = activation == ElementType::kInt16;
+  c.expect(within(p[kTimeMajor], 0, 1), "parameters: time_major must be 0 or 1");
+  const int gate_products[] = {kInputProduct, kRecurrentProduct};
+  for (const int product : gate_products) {
+    for (int gate = 0; gate < kGates; ++gate) {
+      const int at = product + 2 * gate;
+      c.expect(p[at] >= 0, "parameters: a gate product's multiplier is negative");
+      c.expect(within(p[at + 1], -31, wide ? 7 : 30),
+               wide ? "parameters: gate product shifts must lie in [-31, 7]" : "parameters: gate product shifts must lie in [-31, 30]");
+    }
+  }
+  const int cell_products[] = {kForgetCell, kInputCellGate, kOutputTanh};
+  for (const int product : cell_products) {
+    c.expect(p[product] >= 0, "parameters: a cell product's multiplier is negative");
+    c.expect(within(p[product + 1], -31, 30), "parameters: cell product shifts must lie in [-31, 30]");
+  }
+  const int64_t low = wide ? INT16_MIN : INT8_MIN;
+  const int64_t high = wide ? INT16_MAX : INT8_MAX;
+  c.expect(within(p[kInputZero], low, high) && within(p[kHiddenZero], low, high),
+           "parameters: zero points must lie in the activation type's range");
+  c.expect(within(p[kCellTanh], 0, INT16_MAX), "parameters: the tanh(c) multiplier must lie in [0, 32767]");
+  c.expect(within(p[kCellTanh + 1], 0, 16), "parameters: the tanh(c) shift must lie in [0, 16]");
+  c.expect(within(p[kCellClip], 0, INT16_MAX), "parameters: the cell clip must lie in [0, 32767]");
+}
+
 int check(const char* name, TVMValue* args, int* codes, int count, ElementType activation, ElementType bias) {
   ArgCheck c(name, args, codes, count);
-  c.count(kArgCount).tensor(kTable, ElementType::kInt16, 1).integer(kTimeMajor, 0, 1);
-  for (int gate = 0; gate < kGates; ++gate) {
-    c.integer(kInputProduct + 2 * gate, 0, INT32_MAX).integer(kInputProduct + 2 * gate + 1, -31, bias == ElementType::kInt64 ? 7 : 30);
-    c.integer(kRecurrentProduct + 2 * gate, 0, INT32_MAX).integer(kRecurrentProduct + 2 * gate + 1, -31, bias == ElementType::kInt64 ? 7 : 30);
-  }
-  const int products[] = {kForgetCell, kInputCellGate, kOutputTanh};
-  for (const int product : products) c.integer(product, 0, INT32_MAX).integer(product + 1, -31, 30);
-  const int64_t low = activation == ElementType::kInt8 ? INT8_MIN : INT16_MIN;
-  const int64_t high = activation == ElementType::kInt8 ? INT8_MAX : INT16_MAX;
-  c.integer(kInputZero, low, high).integer(kHiddenZero, low, high);
-  c.integer(kCellTanh, 0, INT16_MAX).integer(kCellTanh + 1, 0, 16).integer(kCellClip, 0, INT16_MAX);
+  c.count(kArgCount).tensor(kTable, ElementType::kInt16, 1).tensor(kParameters, ElementType::kInt32, 1);
   if (!c.ok()) return c.result();
+  const DLTensor* parameters = tensor_at(args, kParameters);
+  static_assert(kParameterCount == 28, "the message below counts the fields");
+  c.expect(element_count(parameters) == kParameterCount && parameters->data != nullptr, "parameters must hold 28 int32 values");
   c.expect(element_count(tensor_at(args, kTable)) == 256, "the sigmoid table must have 256 entries");
-  check_lstm_operands(c, args, {activation, ElementType::kInt8, bias, ElementType::kInt16}, int_at(args, kTimeMajor) != 0);
+  if (!c.ok()) return c.result();
+  const int32_t* p = parameters_of(args);
+  check_parameters(c, p, activation);
+  if (!c.ok()) return c.result();
+  check_lstm_operands(c, args, {activation, ElementType::kInt8, bias, ElementType::kInt16}, p[kTimeMajor] != 0);
   return c.result();
 }
 

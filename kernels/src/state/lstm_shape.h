@@ -1,14 +1,17 @@
 // The operand layout every UNIDIRECTIONAL_SEQUENCE_LSTM kernel shares (lstm_f32, lstm_s8,
 // lstm_s16), its shape checks and the row of a (batch, time) step:
 //   0 in X [batch, time, input] ([time, batch, input] when time major)
-//   1..4 in input weights of gates i, f, g, o [cells, input]
-//   5..8 in recurrent weights of gates i, f, g, o [cells, cells]
-//   9..12 in biases of gates i, f, g, o [cells]
-//   13 out h state [batch, cells], 14 out c state [batch, cells] (State tensors)
-//   15 out Y [batch, time, cells] ([time, batch, cells] when time major)
+//   1 in W: input weights of the four gates stacked, [4, cells, input] in gate order i, f, g, o
+//   2 in R: recurrent weights stacked, [4, cells, cells]
+//   3 in B: biases stacked, [4, cells]
+//   4 out h state [batch, cells], 5 out c state [batch, cells] (State tensors)
+//   6 out Y [batch, time, cells] ([time, batch, cells] when time major)
+// The gates are stacked so that a node takes 3 tensors where it took 12: the executor's lean
+// mode reserves a DLTensor per tensor argument of its largest node.
 #ifndef GRAPHRT_KERNELS_STATE_LSTM_SHAPE_H_
 #define GRAPHRT_KERNELS_STATE_LSTM_SHAPE_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../kernel_args.h"
@@ -16,9 +19,12 @@
 namespace grt::kernels::lstm {
 
 constexpr int kGates = 4;  // i, f, g, o
-constexpr int kHState = 13;
-constexpr int kCState = 14;
-constexpr int kOutput = 15;
+constexpr int kWeights = 1;
+constexpr int kRecurrent = 2;
+constexpr int kBias = 3;
+constexpr int kHState = 4;
+constexpr int kCState = 5;
+constexpr int kOutput = 6;
 
 struct LstmShape {
   int batch, time, input, cells;
@@ -34,33 +40,41 @@ inline LstmShape shape_of(TVMValue* args, bool time_major) {
   s.batch = static_cast<int>(x->shape[time_major ? 1 : 0]);
   s.time = static_cast<int>(x->shape[time_major ? 0 : 1]);
   s.input = static_cast<int>(x->shape[2]);
-  s.cells = static_cast<int>(tensor_at(args, 1)->shape[0]);
+  s.cells = static_cast<int>(tensor_at(args, kWeights)->shape[1]);
   return s;
+}
+
+// Gate g's block of a stacked tensor (W, R or B): the tensor's data + g quarters of it.
+template <typename T>
+inline const T* gate_block(TVMValue* args, int i, int gate) {
+  const DLTensor* t = tensor_at(args, i);
+  return data_of<const T>(t) + static_cast<ptrdiff_t>(element_count(t) / kGates) * gate;
 }
 
 struct LstmTypes {
   ElementType activation, weight, bias, cell;
 };
 
-// Dtypes and ranks of arguments 0..15, then every shape against X and the weights.
+// Dtypes and ranks of arguments 0..6, then every shape against X and W.
 inline void check_lstm_operands(ArgCheck& check, TVMValue* args, LstmTypes types, bool time_major) {
-  check.tensor(0, types.activation, 3);
-  for (int i = 1; i <= 8; ++i) check.tensor(i, types.weight, 2);
-  for (int i = 9; i <= 12; ++i) check.tensor(i, types.bias, 1);
+  check.tensor(0, types.activation, 3).tensor(kWeights, types.weight, 3).tensor(kRecurrent, types.weight, 3);
+  check.tensor(kBias, types.bias, 2);
   check.tensor(kHState, types.activation, 2).tensor(kCState, types.cell, 2).tensor(kOutput, types.activation, 3);
+  if (!check.ok()) return;
+  const DLTensor* w = tensor_at(args, kWeights);
+  const DLTensor* r = tensor_at(args, kRecurrent);
+  const DLTensor* b = tensor_at(args, kBias);
+  check.expect(w->shape[0] == kGates && r->shape[0] == kGates && b->shape[0] == kGates,
+               "weights and biases must stack the 4 gates i, f, g, o ([4, ...])");
   if (!check.ok()) return;
   const LstmShape s = shape_of(args, time_major);
   check.expect(s.cells >= 1 && s.cells < (1 << 20), "cells must be in [1, 2^20)");
   check.expect(s.batch >= 1 && s.time >= 1 && s.input >= 1 && s.input < (1 << 24) && int64_t{s.batch} * s.time < (1 << 24),
                "input must be [batch, time, input]");
-  for (int gate = 0; gate < kGates && check.ok(); ++gate) {
-    const DLTensor* w = tensor_at(args, 1 + gate);
-    const DLTensor* r = tensor_at(args, 5 + gate);
-    const DLTensor* b = tensor_at(args, 9 + gate);
-    check.expect(w->shape[0] == s.cells && w->shape[1] == s.input, "input weights must be [cells, input]");
-    check.expect(r->shape[0] == s.cells && r->shape[1] == s.cells, "recurrent weights must be [cells, cells]");
-    check.expect(b->shape[0] == s.cells, "biases must be [cells]");
-  }
+  if (!check.ok()) return;
+  check.expect(w->shape[1] == s.cells && w->shape[2] == s.input, "input weights must be [4, cells, input]");
+  check.expect(r->shape[1] == s.cells && r->shape[2] == s.cells, "recurrent weights must be [4, cells, cells]");
+  check.expect(b->shape[1] == s.cells, "biases must be [4, cells]");
   for (int i = kHState; i <= kCState && check.ok(); ++i) {
     const DLTensor* state = tensor_at(args, i);
     check.expect(state->shape[0] == s.batch && state->shape[1] == s.cells, "h and c states must be [batch, cells]");

@@ -18,16 +18,16 @@ endfunction()
 
 # The MACs of an SVDF or LSTM node: each step multiplies its weight matrices once, per
 # batch row. SVDF (svdf_*): arguments 1 and 2 (feature and time weights) times the batch of
-# input 0. LSTM (lstm_*): arguments 1-8 (input and recurrent weights of the four gates) times
-# the steps of the sequence output (argument 15, all but its last dimension).
+# input 0. LSTM (lstm_*): arguments 1 and 2 (input and recurrent weights, the four gates
+# stacked) times the steps of the sequence output (argument 6, all but its last dimension).
 function(grt_recurrent_macs json n kernel out_var)
   if(kernel MATCHES "^svdf_")
     set(weight_args 1 2)
     string(JSON rows GET "${json}" nodes ${n} args 0 tensor)
     string(JSON steps GET "${json}" tensors ${rows} shape 0)
   else()
-    set(weight_args 1 2 3 4 5 6 7 8)
-    string(JSON sequence GET "${json}" nodes ${n} args 15 tensor)
+    set(weight_args 1 2)
+    string(JSON sequence GET "${json}" nodes ${n} args 6 tensor)
     grt_tensor_elements("${json}" ${sequence} steps SKIP_LAST)
   endif()
   set(weights 0)

@@ -88,20 +88,48 @@ constexpr int kLstmInputs = 24;
 constexpr int kLstmHState = 18;
 constexpr int kLstmCState = 19;
 
-// Arguments 0..15 of every LSTM kernel (kernels/src/state/lstm_shape.h).
-std::vector<ArgDef> lstm_operands(ImportContext& ctx) {
-  std::vector<ArgDef> args = {ArgDef::input(ctx.input(0))};
-  for (const int i : {1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 15}) args.push_back(ArgDef::input(ctx.input(i)));
-  args.push_back(ArgDef::output(ctx.input(kLstmHState)));
-  args.push_back(ArgDef::output(ctx.input(kLstmCState)));
-  args.push_back(ArgDef::output(ctx.output(0)));
-  return args;
+// The four gates' constants (TFLite inputs first..first + 3, gates i, f, g, o) as one
+// constant [4, their shape]: the kernels take one tensor argument where TFLite has four.
+// The gates' own tensors are never asked for (ctx.input), so the blob does not hold them.
+uint32_t stacked_gates(ImportContext& ctx, int first, const std::string& what) {
+  TensorDef gate;  // gate i's tensor, which every gate's must match
+  gate.dtype = ctx.dtype(ctx.input_index(first));
+  gate.shape = ctx.shape(ctx.input_index(first));
+  std::vector<uint8_t> bytes;
+  for (int i = first; i < first + 4; ++i) {
+    const int32_t t = ctx.input_index(i);
+    const std::string input = " (input " + std::to_string(i) + ")";
+    const std::vector<uint8_t> data = ctx.constant_bytes(t);
+    if (!ctx.is_constant(t)) {
+      ctx.fail(what + " must be constant" + input);
+    } else if (ctx.dtype(t) != gate.dtype || ctx.shape(t) != gate.shape) {
+      ctx.fail("the four gates' " + what + " must share one shape and dtype" + input);
+    } else if (data.size() != gate.bytes()) {
+      ctx.fail(what + input + " has " + std::to_string(data.size()) + " bytes of data, its shape needs " + std::to_string(gate.bytes()));
+    }
+    if (!ctx.error().empty()) return 0;
+    bytes.insert(bytes.end(), data.begin(), data.end());
+  }
+  std::vector<int64_t> shape = {4};
+  shape.insert(shape.end(), gate.shape.begin(), gate.shape.end());
+  return ctx.constant(ctx.op_name() + " " + what, gate.dtype, std::move(shape), std::move(bytes));
 }
 
-void push_multiplier(std::vector<ArgDef>* args, double real) {
+// Arguments 0..6 of every LSTM kernel (kernels/src/state/lstm_shape.h).
+std::vector<ArgDef> lstm_operands(ImportContext& ctx) {
+  return {ArgDef::input(ctx.input(0)),
+          ArgDef::input(stacked_gates(ctx, 1, "input weights")),
+          ArgDef::input(stacked_gates(ctx, 5, "recurrent weights")),
+          ArgDef::input(stacked_gates(ctx, 12, "biases")),
+          ArgDef::output(ctx.input(kLstmHState)),
+          ArgDef::output(ctx.input(kLstmCState)),
+          ArgDef::output(ctx.output(0))};
+}
+
+void push_multiplier(std::vector<int32_t>* parameters, double real) {
   const FixedPointMultiplier m = quantize_multiplier(real);
-  args->push_back(ArgDef::integer(m.multiplier));
-  args->push_back(ArgDef::integer(m.shift));
+  parameters->push_back(m.multiplier);
+  parameters->push_back(m.shift);
 }
 
 // TFLM's integer LSTM Prepare (PrepareGateParametersInteger, CreateLstmCellStateInfo): every
@@ -142,30 +170,32 @@ bool convert_integer_lstm(ImportContext& ctx, const tflite::UnidirectionalSequen
   std::vector<ArgDef> args = lstm_operands(ctx);
   const std::string table = activation::sigmoid_q16_table_bytes();
   args.push_back(ArgDef::input(ctx.constant(ctx.op_name() + " sigmoid table", DType::Int16, {256}, std::vector<uint8_t>(table.begin(), table.end()))));
-  args.push_back(ArgDef::integer(o.time_major() ? 1 : 0));
+  // The parameters array, in the order of kernels/src/state/lstm_integer.cpp.
+  std::vector<int32_t> parameters = {o.time_major() ? 1 : 0};
   for (int gate = 0; gate < 4; ++gate) {
-    push_multiplier(&args, static_cast<double>(ctx.scale(input) * ctx.scale(ctx.input_index(1 + gate))) / static_cast<double>(kGateInputScale));
+    push_multiplier(&parameters, static_cast<double>(ctx.scale(input) * ctx.scale(ctx.input_index(1 + gate))) / static_cast<double>(kGateInputScale));
   }
   for (int gate = 0; gate < 4; ++gate) {
-    push_multiplier(&args, static_cast<double>(ctx.scale(hidden) * ctx.scale(ctx.input_index(5 + gate))) / static_cast<double>(kGateInputScale));
+    push_multiplier(&parameters, static_cast<double>(ctx.scale(hidden) * ctx.scale(ctx.input_index(5 + gate))) / static_cast<double>(kGateInputScale));
   }
   const auto product = [](float a, float b, float out) { return static_cast<double>(a) * static_cast<double>(b) / static_cast<double>(out); };
-  push_multiplier(&args, product(kGateOutputScale, cell_scale, cell_scale));
-  push_multiplier(&args, product(kGateOutputScale, kGateOutputScale, cell_scale));
-  push_multiplier(&args, product(kGateOutputScale, kGateOutputScale, ctx.scale(hidden)));
-  args.push_back(ArgDef::integer(ctx.zero_point(input)));
-  args.push_back(ArgDef::integer(ctx.zero_point(hidden)));
+  push_multiplier(&parameters, product(kGateOutputScale, cell_scale, cell_scale));
+  push_multiplier(&parameters, product(kGateOutputScale, kGateOutputScale, cell_scale));
+  push_multiplier(&parameters, product(kGateOutputScale, kGateOutputScale, ctx.scale(hidden)));
+  parameters.push_back(ctx.zero_point(input));
+  parameters.push_back(ctx.zero_point(hidden));
   // tanh(c): c's scale 2^p onto the table's Q3.12 steps times 3, as TFLM's Tanh does it.
   int cell_power = 0;
   (void)activation::checked_log2(cell_scale, &cell_power);  // TFLM takes the rounded log2 either way
   const int left_shift = 15 + cell_power - 3;
   if (left_shift > 12 || left_shift < -16) return ctx.fail("c state scale " + std::to_string(cell_scale) + " is out of range");
-  args.push_back(ArgDef::integer(left_shift >= 0 ? 3 << left_shift : 3));
-  args.push_back(ArgDef::integer(left_shift >= 0 ? 0 : -left_shift));
+  parameters.push_back(left_shift >= 0 ? 3 << left_shift : 3);
+  parameters.push_back(left_shift >= 0 ? 0 : -left_shift);
   const double clip = o.cell_clip() > 0.0f ? static_cast<double>(o.cell_clip()) / static_cast<double>(cell_scale) : 0.0;
   const auto quantized_clip = static_cast<int16_t>(std::min(std::max(clip, -32768.0), 32767.0));  // truncated, as TFLM's
   if (o.cell_clip() > 0.0f && quantized_clip <= 0) return ctx.fail("cell clip " + std::to_string(o.cell_clip()) + " is below one step of the c state");
-  args.push_back(ArgDef::integer(quantized_clip));
+  parameters.push_back(quantized_clip);
+  args.push_back(ArgDef::int_array(ctx.int_array(ctx.op_name() + " parameters", parameters)));
   ctx.add_node(wide ? "lstm_s16" : "lstm_s8", std::move(args));
   return ctx.error().empty();
 }
