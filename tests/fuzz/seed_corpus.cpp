@@ -135,7 +135,8 @@ int main(int argc, char** argv) {
     ++seeds;
   }
 #if GRT_FUZZ_HAVE_BANDS
-  // Kept bands; and row by row into a fully connected tail (its sum and finish kernels).
+  // Kept bands; row by row into a fully connected tail (its sum and finish kernels); an LSTM
+  // in bands of time steps into a float fully connected tail.
   const struct {
     const char* name;
     grt::tools::ModelDef model;
@@ -144,6 +145,7 @@ int main(int argc, char** argv) {
       {"band_chain_kept", grt::test::band_chain_model(), {grt::tools::BandChain{0, 3}, 8, grt::tools::BandHalo::kKeep}},
       {"band_tail_row_by_row", grt::test::band_tail_model(grt::test::Tail::kFullyConnected),
        {grt::tools::BandChain{0, 1, true}, 4, grt::tools::BandHalo::kKeepRowByRow}},
+      {"band_lstm_sequence", grt::test::lstm_sequence_model(false), {grt::tools::BandChain{0, 0, true, true}, 4}},
   };
   for (const auto& seed : band_seeds) {
     grt::tools::ModelDef banded = seed.model;

@@ -11,6 +11,7 @@
 #include "graphrt/tools/bands.h"
 #include "graphrt/tools/model_edit.h"
 #include "rewrite_chain.h"
+#include "sequence_bands.h"
 #include "row_ops.h"
 #include "tail_ops.h"
 
@@ -314,8 +315,8 @@ bool apply_bands(ModelDef* model, const BandStep& step, BandCost* cost, std::vec
     return false;
   }
   // Outputs of all but the last node (with a tail, of every node): unused once it is cut.
-  const ChainTensors c = chain_tensors(*model, chain);
-  const std::vector<uint32_t> unused = c.banded(chain.tail);
+  const std::vector<uint32_t> unused =
+      chain.sequence ? bands::sequence_unused(*model, chain) : chain_tensors(*model, chain).banded(chain.tail);
   ModelDef out;
   if (!bands::rewrite_chain(*model, step, cost, banded_nodes, &out, error)) return false;
   remove_unused(&out, {}, unused);
@@ -328,6 +329,7 @@ namespace bands {
 bool rewrite_chain(const ModelDef& in, const BandStep& step, BandCost* cost, std::vector<bool>* banded_nodes, ModelDef* rewritten,
                    std::string* error) {
   const BandChain& chain = step.chain;
+  if (chain.sequence) return rewrite_sequence(in, step, cost, banded_nodes, rewritten, error);
   const uint32_t bands = step.bands;
   const bool keep = step.halo != BandHalo::kRecompute;
   const ChainTensors c = chain_tensors(in, chain);
@@ -364,7 +366,7 @@ bool rewrite_chain(const ModelDef& in, const BandStep& step, BandCost* cost, std
   const uint32_t replaced = length + (chain.tail ? 1 : 0);  // the chain's nodes and its tail
   ModelDef out = in;
   out.nodes.erase(out.nodes.begin() + chain.first, out.nodes.begin() + chain.first + replaced);
-  const uint32_t sums = chain.tail ? out.add_activation(node_at(length).name + " sums", DType::Int32, {bands::tail_sums(in, node_at(length))}) : 0;
+  const uint32_t sums = chain.tail ? bands::add_tail_sums(&out, node_at(length)) : 0;
   bool summing = false;  // a sum node has run
   Views views(&out);
   // Keep mode: each intermediate's one buffer, as high as the most rows a step holds.
@@ -444,7 +446,10 @@ bool rewrite_chain(const ModelDef& in, const BandStep& step, BandCost* cost, std
     const auto tail_rows = b.computed.find(c.output());
     if (chain.tail && tail_rows != b.computed.end()) {
       const uint32_t rows_view = view(c.output(), tail_rows->second);
-      band_nodes.push_back(bands::tail_sum_node(&out, node_at(length), rows_view, tail_rows->second, sums, summing));
+      const Rows rows = tail_rows->second;
+      const TensorDef& whole = in.tensors[c.output()];
+      const std::string part = "rows " + std::to_string(rows.begin) + "-" + std::to_string(rows.end - 1);
+      band_nodes.push_back(bands::tail_sum_node(&out, node_at(length), rows_view, rows.begin * whole.shape[2] * whole.shape[3], part, sums, summing));
       summing = true;
     }
   }

@@ -7,6 +7,7 @@
 #include "graphrt/tools/bands.h"
 #include "graphrt/tools/planner.h"
 #include "rewrite_chain.h"
+#include "sequence_bands.h"
 
 namespace grt::tools {
 namespace {
@@ -14,7 +15,8 @@ namespace {
 // Band counts tried per chain: a ladder up to one-row bands, without trying every count.
 // `most` (0: no limit) caps them.
 std::vector<uint32_t> band_counts(const ModelDef& model, const BandChain& chain, uint32_t most) {
-  const int64_t rows = std::min<int64_t>(band_chain_rows(model, chain), most == 0 ? 128 : std::min<uint32_t>(most, 128));
+  int64_t rows = std::min<int64_t>(band_chain_rows(model, chain), most == 0 ? 128 : std::min<uint32_t>(most, 128));
+  if (chain.sequence) rows = std::min(rows, bands::sequence_band_limit(model, chain.first));
   std::vector<uint32_t> counts;
   for (const uint32_t n : {2u, 3u, 4u, 6u, 8u, 12u, 16u, 24u, 32u, 48u, 64u, 96u, 128u}) {
     if (n < rows) counts.push_back(n);
@@ -135,6 +137,7 @@ bool search_bands(const ModelDef& model, const PlanOptions& options, double max_
       const std::vector<uint32_t> counts = band_counts(current, chain, most_bands);
       for (const BandHalo halo : {BandHalo::kKeep, BandHalo::kKeepRowByRow, BandHalo::kRecompute}) {
         if (halo == BandHalo::kKeepRowByRow && (!row_by_row || counts.empty())) continue;
+        if (chain.sequence && halo != BandHalo::kRecompute) continue;  // no window, no halo: one way to cut
         // Row by row, every layer advances a row at a time whatever the band count: only the
         // most bands (the finest steps to split) are worth a trial.
         const std::vector<uint32_t> tried = halo == BandHalo::kKeepRowByRow ? std::vector<uint32_t>{counts.back()} : counts;

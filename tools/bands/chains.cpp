@@ -3,6 +3,7 @@
 
 #include "graphrt/tools/bands.h"
 #include "row_ops.h"
+#include "sequence_bands.h"
 #include "tail_ops.h"
 
 namespace grt::tools {
@@ -147,14 +148,19 @@ std::vector<BandChain> band_chains(const ModelDef& model, const std::vector<bool
       const uint32_t tail = e + 1;
       if (tail < model.nodes.size() && !(tail < excluded.size() && excluded[tail]) && !last.aliased && !last.model_io &&
           last.readers.size() == 1 && last.readers[0] == tail && bands::is_tail(model, model.nodes[tail], produced.back())) {
-        chains.push_back(BandChain{s, e, true});
+        chains.push_back(BandChain{s, e, true, false});
       }
     }
+  }
+  for (uint32_t n = 0; n + 1 < model.nodes.size(); ++n) {
+    const bool free = !(n < excluded.size() && excluded[n]) && !(n + 1 < excluded.size() && excluded[n + 1]);
+    if (free && bands::is_sequence_chain(model, n)) chains.push_back(BandChain{n, n, true, true});
   }
   return chains;
 }
 
 int64_t band_chain_rows(const ModelDef& model, const BandChain& chain) {
+  if (chain.sequence) return bands::sequence_steps(model, model.nodes[chain.first]);
   return model.tensors[output_of(model, model.nodes[chain.last])].shape[1];
 }
 

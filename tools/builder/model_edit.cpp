@@ -67,10 +67,19 @@ void remove_unused(ModelDef* model, const std::vector<bool>& dropped_nodes, cons
   const std::vector<uint32_t> node_index = new_indices(keep_node);
   model->nodes = kept(&model->nodes, keep_node);
 
-  const std::vector<uint32_t> uses = use_counts(*model);  // one pass: a rewrite may leave thousands of candidates
+  std::vector<uint32_t> uses = use_counts(*model);  // counted once: a rewrite may leave thousands of candidates
   std::vector<bool> keep_tensor(model->tensors.size(), true);
-  for (const uint32_t t : candidate_tensors) {
-    if (t < keep_tensor.size()) keep_tensor[t] = uses[t] != 0;
+  // A candidate alias that goes no longer uses its target: the target goes too if it is a
+  // candidate (in one pass when aliases come before their targets).
+  for (bool dropped = true; dropped;) {
+    dropped = false;
+    for (const uint32_t t : candidate_tensors) {
+      if (t >= keep_tensor.size() || !keep_tensor[t] || uses[t] != 0) continue;
+      keep_tensor[t] = false;
+      dropped = true;
+      const TensorDef& gone = model->tensors[t];
+      if (gone.kind == TensorKind::Alias && gone.alias_of < uses.size()) --uses[gone.alias_of];
+    }
   }
   const std::vector<uint32_t> tensor_index = new_indices(keep_tensor);
   model->tensors = kept(&model->tensors, keep_tensor);

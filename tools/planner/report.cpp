@@ -48,7 +48,7 @@ std::string format_plan_text(const PlanReport& report, const ModelDef& model, bo
       char extra[32];
       std::snprintf(extra, sizeof extra, "%.1f", c.band_extra_macs_percent);
       out += padded("plan with bands", 28) + padded(std::to_string(c.bands), 12) + "(" + std::to_string(c.band_chains) +
-             " chains cut into bands, " + std::to_string(c.band_nodes) + " nodes instead of " + std::to_string(model.nodes.size()) +
+             (c.band_chains == 1 ? " chain" : " chains") + " cut into bands, " + std::to_string(c.band_nodes) + " nodes instead of " + std::to_string(model.nodes.size()) +
              "; halos " + extra + " % extra MACs, " + std::to_string(c.band_copied_bytes) +
              " bytes of kept rows moved; ratio to the bound " +
              ratio_text(ratio_of(c.bands, report.lower_bound));

@@ -132,4 +132,40 @@ ModelDef strided_chain_model() {
   return m;
 }
 
+std::vector<float> random_floats(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (auto& x : v) x = d(rng);
+  return v;
+}
+
+ModelDef lstm_sequence_model(bool time_major, bool y_is_output) {
+  constexpr int64_t kSteps = kSequenceSteps, kCells = kSequenceCells, kFeatures = 3, kUnits = 5;
+  ModelDef m;
+  const std::vector<int64_t> x_shape = time_major ? std::vector<int64_t>{kSteps, 1, kFeatures} : std::vector<int64_t>{1, kSteps, kFeatures};
+  const std::vector<int64_t> y_shape = time_major ? std::vector<int64_t>{kSteps, 1, kCells} : std::vector<int64_t>{1, kSteps, kCells};
+  const uint32_t x = m.add_activation("x", DType::Float32, x_shape);
+  const uint32_t w = m.add_constant_values("w", DType::Float32, {4, kCells, kFeatures}, random_floats(4 * kCells * kFeatures, 1));
+  const uint32_t r = m.add_constant_values("r", DType::Float32, {4, kCells, kCells}, random_floats(4 * kCells * kCells, 2));
+  const uint32_t b = m.add_constant_values("b", DType::Float32, {4, kCells}, random_floats(4 * kCells, 3));
+  const uint32_t h = m.add_state("h", DType::Float32, {1, kCells}, {});
+  const uint32_t c = m.add_state("c", DType::Float32, {1, kCells}, {});
+  const uint32_t y = m.add_activation("y", DType::Float32, y_shape);
+  m.add_node("lstm_f32",
+             {ArgDef::input(x), ArgDef::input(w), ArgDef::input(r), ArgDef::input(b), ArgDef::output(h), ArgDef::output(c),
+              ArgDef::output(y), ArgDef::integer(time_major ? 1 : 0), ArgDef::real(0.0)},
+             "lstm");
+  const uint32_t flat = m.add_alias("y flat", y, {1, kSteps * kCells});
+  const uint32_t fw = m.add_constant_values("fc w", DType::Float32, {kUnits, kSteps * kCells}, random_floats(kUnits * kSteps * kCells, 4));
+  const uint32_t fb = m.add_constant_values("fc b", DType::Float32, {kUnits}, random_floats(kUnits, 5));
+  const uint32_t out = m.add_activation("out", DType::Float32, {1, kUnits});
+  m.add_node("fully_connected_f32",
+             {ArgDef::input(flat), ArgDef::input(fw), ArgDef::input(fb), ArgDef::output(out), ArgDef::real(-1e30), ArgDef::real(1e30)}, "fc");
+  m.inputs = {x};
+  m.outputs = {out};
+  if (y_is_output) m.outputs.push_back(y);
+  return m;
+}
+
 }  // namespace grt::test

@@ -26,6 +26,15 @@ enum class Tail { kAveragePool, kFullyConnected };
 tools::ModelDef strided_chain_model();
 tools::ModelDef band_tail_model(Tail tail);
 
+// An LSTM whose output sequence a fully connected layer reads (bands_sequence_test.cpp):
+// x [1, 12, 3] (time major: [12, 1, 3]) -> lstm_f32 (16 cells) -> y -> flattened [1, 192] ->
+// fully_connected_f32 -> out [1, 5]. With `y_is_output`, y is a model output too.
+constexpr int64_t kSequenceSteps = 12, kSequenceCells = 16;
+tools::ModelDef lstm_sequence_model(bool time_major, bool y_is_output = false);
+
+// n floats in [-1, 1) of a fixed pseudo-random sequence.
+std::vector<float> random_floats(size_t n, uint32_t seed);
+
 // n bytes of a fixed pseudo-random sequence (weights, inputs).
 std::vector<int8_t> random_bytes(size_t n, uint32_t seed);
 

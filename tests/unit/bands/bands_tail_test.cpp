@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "band_chain_model.h"
+#include "band_runs.h"
 #include "graphrt/tools/bands.h"
 #include "graphrt/tools/memory_plan.h"
 #include "test_models.h"
@@ -21,31 +22,10 @@ using tools::BandChain;
 using tools::BandHalo;
 using tools::ModelDef;
 
-uint64_t planned_size(ModelDef* m) {
-  tools::PlanReport report;
-  std::string error;
-  EXPECT_TRUE(tools::plan_model(m, tools::PlanOptions{}, &report, &error)) << error;
-  return report.total_size;
-}
-
-// The output of each of two runs of one executor: a sum that did not restart on its first
-// band would differ on the second.
-std::vector<std::vector<uint8_t>> two_runs(ModelDef m, const std::vector<int8_t>& input) {
-  planned_size(&m);
-  const tools::AlignedBytes blob = to_blob(m);
-  StaticRun r(blob);
-  EXPECT_EQ(r.status, GRT_OK) << r.error.message;
-  if (r.status != GRT_OK) return {};
-  std::vector<std::vector<uint8_t>> outputs;
-  for (int run = 0; run < 2; ++run) {
-    DLTensor* in = grt_input(r.executor, 0);
-    std::memcpy(in->data, input.data(), input.size());
-    EXPECT_EQ(grt_run(r.executor), GRT_OK) << grt_last_error(r.executor)->message;
-    const DLTensor* out = grt_output(r.executor, 0);
-    const auto* bytes = static_cast<const uint8_t*>(out->data);
-    outputs.emplace_back(bytes, bytes + grt_tensor_bytes(out));
-  }
-  return outputs;
+// Two runs of one executor: a sum that did not restart on its first band would differ on the
+// second.
+std::vector<std::vector<uint8_t>> two_runs(const ModelDef& m, const std::vector<int8_t>& input) {
+  return outputs_of_runs(m, std::vector<uint8_t>(input.begin(), input.end()), 2);
 }
 
 bool offered(const ModelDef& m, BandChain chain) {

@@ -22,11 +22,17 @@ namespace grt::tools {
 // pool or a fully-connected layer, its only reader) that the bands feed in parts: int32 sums
 // after each band, one node finishing them after the last. The chain's output then holds
 // one band, not all its rows.
+//
+// With `sequence`, the chain is one recurrent node (first == last: an LSTM of one batch) and
+// its bands are bands of time steps: each band node runs some steps, its state carrying to
+// the next, and the tail (always set) sums each band's outputs, so the output sequence is
+// never whole (sequence_bands.h).
 struct BandChain {
   uint32_t first = 0;
   uint32_t last = 0;
   bool tail = false;
-  bool operator==(const BandChain& o) const { return first == o.first && last == o.last && tail == o.tail; }
+  bool sequence = false;
+  bool operator==(const BandChain& o) const { return first == o.first && last == o.last && tail == o.tail && sequence == o.sequence; }
 };
 
 // Multiply-accumulates of the convolutions and depthwise convolutions (the work halos add to).
@@ -38,10 +44,11 @@ uint64_t convolution_macs(const ModelDef& model);
 // between read only inside the chain, no model output, no alias target. Nodes marked in
 // `excluded` (already banded) are never part of one. Chains of one node are left out unless
 // they end in a tail: banding one operator alone saves nothing. A chain that can end in a
-// tail comes twice, with and without it.
+// tail comes twice, with and without it. Sequence chains come last.
 std::vector<BandChain> band_chains(const ModelDef& model, const std::vector<bool>& excluded);
 
-// The rows of a chain's output (of one band_chains returned): at most that many bands.
+// The rows of a chain's output (of one band_chains returned), or a sequence's time steps: at
+// most that many bands.
 int64_t band_chain_rows(const ModelDef& model, const BandChain& chain);
 
 // How a band gets the rows its windows share with the band before it.

@@ -19,9 +19,10 @@ std::vector<uint32_t> use_counts(const ModelDef& model);
 uint32_t uses_of(const ModelDef& model, uint32_t t);
 
 // Removes the nodes marked in `dropped_nodes` (shorter than the node list: the rest stay),
-// then those of `candidate_tensors` nothing names any more, then the buffers and kernels no
-// tensor or node uses; renumbers what stays in order (aliases stay after their targets) and
-// keeps each subgraph's node and tensor ranges over what remains of them.
+// then those of `candidate_tensors` nothing names any more (or only candidate aliases that
+// go too), then the buffers and kernels no tensor or node uses; renumbers what stays in
+// order (aliases stay after their targets) and keeps each subgraph's node and tensor ranges
+// over what remains of them.
 void remove_unused(ModelDef* model, const std::vector<bool>& dropped_nodes, const std::vector<uint32_t>& candidate_tensors);
 
 }  // namespace grt::tools
