@@ -17,6 +17,7 @@
 
 #include "conv_arithmetic.h"
 #include "conv_geometry.h"
+#include "dot_rows_dsp.h"
 #include "dsp_intrinsics.h"
 #include "dsp_requantize.h"
 #include "expanded_dot_dsp.h"
@@ -214,6 +215,22 @@ inline void filters_times_patches(const int8_t* x, const int8_t* filter, size_t 
   }
 }
 
+// The filters [lo, end) (at least two) times the one patch x: output pixel `out`, filters in
+// pairs as above. For a lone last pixel, which a pair of patches would compute twice.
+template <class Stage>
+inline void filters_times_patch(const int8_t* x, const int8_t* filter, size_t k, int32_t lo, int32_t end, uint32_t offset2,
+                                const typename Stage::Requantizer* table, const Stage& output_stage, int8_t* out) {
+  const Stage stage = output_stage;
+  for (int32_t oc = lo; oc < end; oc += 2) {
+    const int32_t first = oc + 1 < end ? oc : end - 2;
+    uint32_t s0, s1;
+    dot_rows_2(x, filter + static_cast<size_t>(first) * k, k, k, offset2, &s0, &s1);
+    const int8_t v0 = finish(table[first - lo], s0, stage), v1 = finish(table[first - lo + 1], s1, stage);
+    out[first] = v0;
+    out[first + 1] = v1;
+  }
+}
+
 // The filters [lo, end) of the chunk starting at `chunk` (a lone last filter pairs with the
 // one before it), their requantizers into `table`.
 template <class Requantizer>
@@ -280,9 +297,10 @@ __attribute__((noinline)) void conv2d_large_patches(const conv::ConvGeometry& g,
 }
 
 // A pointwise filter with stride 1 over the whole image reads its patches in place
-// (consecutive pixels are k = Cin apart; an odd last pixel pairs with the one before it,
-// written again), chunk by chunk of filters over the image; patches of 4 to kMaxExpanded
-// bytes are sign-extended once per chunk and pixel pair (expanded_dot_dsp.h).
+// (consecutive pixels are k = Cin apart; an odd last pixel goes alone: a one-row band of
+// five pixels would otherwise compute six), chunk by chunk of filters over the image;
+// patches of 4 to kMaxExpanded bytes are sign-extended once per chunk and pixel pair
+// (expanded_dot_dsp.h).
 template <bool kOffset, class Stage>
 __attribute__((noinline)) void conv2d_in_place(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter,
                                                int8_t* output, const conv::Int8Arithmetic& a, size_t k) {
@@ -296,13 +314,15 @@ __attribute__((noinline)) void conv2d_in_place(const conv::ConvGeometry& g, cons
   int32_t end = 0;
   for (int32_t chunk = 0; chunk < g.output_c; chunk += kConvChunk) {
     const int32_t lo = chunk_table(a, chunk, g.output_c, table, &end);
-    for (size_t p = 0; p < pixels; p += 2) {
-      const size_t first = p + 1 < pixels ? p : p - 1;
-      int8_t* out = output + first * pitch;
-      const int8_t* x = input + first * k;
+    for (size_t p = 0; p + 1 < pixels; p += 2) {
+      int8_t* out = output + p * pitch;
+      const int8_t* x = input + p * k;
       if (expand) expand_patches<kOffset>(x, k, offset2, expanded);
       filters_times_patches<kOffset, Stage>(x, filter, k, lo, end, offset2, table, stage, out, out + pitch,
                                             expand ? expanded : nullptr);
+    }
+    if (pixels % 2 != 0) {
+      filters_times_patch<Stage>(input + (pixels - 1) * k, filter, k, lo, end, offset2, table, stage, output + (pixels - 1) * pitch);
     }
   }
 }

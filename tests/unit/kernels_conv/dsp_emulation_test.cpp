@@ -236,6 +236,8 @@ std::vector<Geometry> fixed_geometries(bool depthwise) {
     list.push_back(g);
   };
   add({1, 5, 5, 64}, 1, 1, 64, {});       // KWS pointwise: 25 pixels, one left over
+  add({1, 1, 5, 64}, 1, 1, 64, {});       // a one-row band of it: five pixels, the last alone
+  add({1, 1, 3, 7}, 1, 1, 5, {});         // three pixels, a lone pixel of 7 bytes, an odd filter count
   add({2, 2, 3, 12}, 1, 1, 7, {});        // batches, odd filter count
   add({1, 1, 1, 33}, 1, 1, 5, {});        // a single pixel
   add({1, 4, 4, 8}, 1, 1, 16, {});        // even pixels
