@@ -257,6 +257,7 @@ TEST(LstmImport, StacksTheGatesAndPacksTheScalars) {
   ASSERT_TRUE(result.ok) << result.error;
   ASSERT_EQ(def.nodes.size(), 1u);
   EXPECT_EQ(def.kernels.at(def.nodes[0].kernel), "lstm_s8");
+  EXPECT_EQ(def.nodes[0].workspace_bytes, 0u);  // each cell's gates are used at once
   const std::vector<ArgDef>& args = def.nodes[0].args;
   ASSERT_EQ(args.size(), 9u);
   const auto tensor = [&](int a) -> const tools::TensorDef& { return def.tensors.at(static_cast<size_t>(args.at(static_cast<size_t>(a)).value)); };

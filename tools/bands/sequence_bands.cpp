@@ -29,8 +29,13 @@ bool is_lstm(const ModelDef& model, const NodeDef& node) {
 // step, either).
 int time_axis(const TensorDef& t) { return t.shape[0] == 1 ? 1 : 0; }
 
+// The LSTM kernels' own limits (kernels/src/state/lstm_shape.h): steps and features below
+// 2^24, so no step arithmetic here overflows on a blob not checked yet.
+constexpr int64_t kMaxSteps = int64_t{1} << 24;
+
 bool one_batch_sequence(const TensorDef& t) {
-  return t.shape.size() == 3 && (t.shape[0] == 1 || t.shape[1] == 1) && t.shape[0] >= 1 && t.shape[1] >= 1 && t.shape[2] >= 1;
+  return t.shape.size() == 3 && (t.shape[0] == 1 || t.shape[1] == 1) && t.shape[0] >= 1 && t.shape[1] >= 1 && t.shape[2] >= 1 &&
+         t.shape[0] < kMaxSteps && t.shape[1] < kMaxSteps && t.shape[2] < kMaxSteps;
 }
 
 // `whole` with `steps` steps along its time axis.
@@ -89,8 +94,9 @@ int64_t sequence_steps(const ModelDef& model, const NodeDef& node) {
 int64_t sequence_band_limit(const ModelDef& model, uint32_t n) {
   constexpr uint64_t kBookkeepingPerBand = 2 * 8;  // two node pointers of a 64-bit host
   const uint64_t sequence_bytes = model.tensors[static_cast<size_t>(model.nodes[n].args[kOutput].value)].bytes();
+  constexpr int64_t kMostBands = 128;  // band_counts' own limit
   int64_t limit = 1;
-  while (static_cast<uint64_t>(limit * limit) * kBookkeepingPerBand < sequence_bytes) ++limit;
+  while (limit < kMostBands && static_cast<uint64_t>(limit * limit) * kBookkeepingPerBand < sequence_bytes) ++limit;
   return limit;
 }
 

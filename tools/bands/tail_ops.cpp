@@ -70,7 +70,7 @@ bool is_tail(const ModelDef& model, const NodeDef& node, uint32_t t) {
 bool is_sequence_tail(const ModelDef& model, const NodeDef& node, const TensorDef& t) {
   if (node.kernel >= model.kernels.size()) return false;
   const bool int8 = is_fully_connected(model, node) && t.dtype == DType::Int8;
-  const bool f32 = is_fully_connected_f32(model, node) && t.dtype == DType::Float32 && node.args.size() == kFullyConnectedF32Args;
+  const bool f32 = is_fully_connected_f32(model, node) && t.dtype == DType::Float32;
   return (int8 || f32) && fully_connected_over(model, node, t);
 }
 

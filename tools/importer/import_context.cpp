@@ -262,15 +262,18 @@ uint32_t ImportContext::graph_tensor(int32_t tflite_index) {
   return index;
 }
 
+bool ImportContext::fits_written(uint64_t bytes, const std::string& what) {
+  const WrittenBytes& written = *written_;
+  if (bytes <= written.limit - std::min(written.used, written.limit)) return true;
+  fail(what + " would take " + std::to_string(bytes) + " bytes of the blob, past what graphrt writes itself for this model (" +
+       std::to_string(written.limit) + " bytes: the file's size and " + std::to_string(kMaxWrittenBytes >> 20) +
+       " MiB of tables and initial values; " + std::to_string(written.used) + " written before)");
+  return false;
+}
+
 bool ImportContext::reserve_written(uint64_t bytes, const std::string& what) {
-  WrittenBytes& written = *written_;
-  if (bytes > written.limit - std::min(written.used, written.limit)) {
-    fail(what + " would take " + std::to_string(bytes) + " bytes of the blob, past what graphrt writes itself for this model (" +
-         std::to_string(written.limit) + " bytes: the file's size and " + std::to_string(kMaxWrittenBytes >> 20) +
-         " MiB of tables and initial values; " + std::to_string(written.used) + " written before)");
-    return false;
-  }
-  written.used += bytes;
+  if (!fits_written(bytes, what)) return false;
+  written_->used += bytes;
   return true;
 }
 

@@ -40,11 +40,24 @@ function(grt_recurrent_macs json n kernel out_var)
   set(${out_var} "${macs}" PARENT_SCOPE)
 endfunction()
 
+# grt_elements(<json> <tensor> <out_var>): the element count of a tensor of the blob.
+function(grt_elements json tensor out_var)
+  set(elements 1)
+  string(JSON rank LENGTH "${json}" tensors ${tensor} shape)
+  math(EXPR last_dim "${rank} - 1")
+  foreach(d RANGE ${last_dim})
+    string(JSON size GET "${json}" tensors ${tensor} shape ${d})
+    math(EXPR elements "${elements} * ${size}")
+  endforeach()
+  set(${out_var} "${elements}" PARENT_SCOPE)
+endfunction()
+
 # grt_model_macs(<json> <out_var>): multiply-accumulates per inference of a blob, from
 # `graphrt inspect --json`, counted as REFERENCE.md counts them (every filter tap, padding
 # included): conv2d_* output elements x KH x KW x filter depth, depthwise_conv2d_* output
-# elements x KH x KW, fully_connected_* output elements x depth, SVDF and LSTM nodes their
-# weight matrices once per step (grt_recurrent_macs). Other kernels count 0.
+# elements x KH x KW, fully_connected_* output elements x depth (a band's
+# fully_connected_sum_* part: units x the part's input elements; the finish: 0), SVDF and
+# LSTM nodes their weight matrices once per step (grt_recurrent_macs). Other kernels count 0.
 function(grt_model_macs json out_var)
   set(total 0)
   string(JSON node_count LENGTH "${json}" nodes)
@@ -60,7 +73,15 @@ function(grt_model_macs json out_var)
       set(taps_dims 1 2 3)
     elseif(kernel MATCHES "^depthwise_conv2d_")
       set(taps_dims 1 2)
-    elseif(kernel MATCHES "^fully_connected_")
+    elseif(kernel MATCHES "^fully_connected_sum_")
+      # Argument 0 is the part of the input, argument 1 the weights [units, depth].
+      string(JSON part GET "${json}" nodes ${n} args 0 tensor)
+      string(JSON weights GET "${json}" nodes ${n} args 1 tensor)
+      string(JSON units GET "${json}" tensors ${weights} shape 0)
+      grt_elements("${json}" ${part} elements)
+      math(EXPR total "${total} + ${units} * ${elements}")
+      continue()
+    elseif(kernel MATCHES "^fully_connected_(s8|f32)$")
       set(taps_dims 1)
     else()
       continue()
@@ -68,13 +89,7 @@ function(grt_model_macs json out_var)
     # Argument 1 is the filter (weights), argument 3 the output.
     string(JSON filter GET "${json}" nodes ${n} args 1 tensor)
     string(JSON output GET "${json}" nodes ${n} args 3 tensor)
-    set(macs 1)
-    string(JSON rank LENGTH "${json}" tensors ${output} shape)
-    math(EXPR last_dim "${rank} - 1")
-    foreach(d RANGE ${last_dim})
-      string(JSON size GET "${json}" tensors ${output} shape ${d})
-      math(EXPR macs "${macs} * ${size}")
-    endforeach()
+    grt_elements("${json}" ${output} macs)
     foreach(d ${taps_dims})
       string(JSON size GET "${json}" tensors ${filter} shape ${d})
       math(EXPR macs "${macs} * ${size}")

@@ -140,7 +140,7 @@ TEST(ImportMalformed, TensorsPast2e31ElementsAreRefusedByName) {
 // Converters write tables of their own (here RESIZE_BILINEAR's source rows, 12 bytes per
 // output row, at most 2^20 rows per operator). One operator's are bounded; many operators'
 // together must not pass kMaxWrittenBytes (64 MiB) beyond the file's own bytes, or a small
-// file could ask for gigabytes. Every table asks the import's one budget before it is added.
+// file could ask for gigabytes. Every table asks the import's one budget before it is built.
 TEST(ImportMalformed, TablesTheImporterWritesAreBoundedOverTheWholeModel) {
   constexpr int32_t kRows = 1000000;  // 12 MB of int32 (low, high, weight) per operator
   const auto resizes = [](int operators) {
@@ -161,7 +161,7 @@ TEST(ImportMalformed, TablesTheImporterWritesAreBoundedOverTheWholeModel) {
   EXPECT_TRUE(import_bytes(resizes(4)).ok) << import_bytes(resizes(4)).error;  // 48 MB of tables
   const tools::ImportResult r = import_bytes(resizes(8));
   EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.error.find("RESIZE_BILINEAR #5: table 'RESIZE_BILINEAR #5"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("RESIZE_BILINEAR #5: its resize tables would take 12000012 bytes"), std::string::npos) << r.error;
   EXPECT_NE(r.error.find("past what graphrt writes itself for this model"), std::string::npos) << r.error;
   EXPECT_NE(r.error.find("64 MiB of tables and initial values"), std::string::npos) << r.error;
 }

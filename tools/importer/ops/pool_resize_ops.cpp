@@ -36,6 +36,11 @@ bool resize_shapes(ImportContext& ctx, ResizeShapes* s) {
   const std::vector<int64_t> expected = {s->in[0], size[0], size[1], s->in[3]};
   if (ctx.shape(ctx.output_index(0)) != expected) return ctx.fail("output shape is not the input resized to size");
   if (!fits_tables(ctx, s->in) || !fits_tables(ctx, expected)) return false;
+  // The most any resize writes: 12 bytes per output row and column (bilinear's two sources
+  // and a weight or fraction), asked before the tables are built.
+  if (!ctx.fits_written(uint64_t{12} * (static_cast<uint64_t>(s->out_h) + static_cast<uint64_t>(s->out_w)), "its resize tables")) {
+    return false;
+  }
   if (ctx.dtype(ctx.output_index(0)) != ctx.dtype(ctx.input_index(0))) return ctx.fail("input and output types differ");
   return true;
 }

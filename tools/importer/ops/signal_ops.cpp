@@ -106,6 +106,9 @@ bool fft_tables(ImportContext& ctx, int64_t fft_length, bool inverse, DType dtyp
                       " stage; graphrt's FFTs take fft_length = 2^k");
     }
   }
+  if (!ctx.fits_written(static_cast<uint64_t>(3 * n) * dtype_bytes(dtype) + stages.size() * sizeof(int32_t), "its FFT tables")) {
+    return false;
+  }
   // kiss_fft's inverse tables turn every phase the other way.
   const double sign = inverse ? -1.0 : 1.0;
   std::vector<uint8_t> bytes = dtype == DType::Float32 ? twiddle_bytes<float>(n, sign)

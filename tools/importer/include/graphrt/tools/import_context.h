@@ -114,6 +114,10 @@ class ImportContext {
   // before they are allocated); past the limit fails the import naming `what` and returns
   // false.
   bool reserve_written(uint64_t bytes, const std::string& what);
+  // Whether `bytes` more would fit, without taking them: for a converter about to build a
+  // table (constant and int_array then take its bytes), so that a table past the limit is
+  // refused before it is built. Past the limit fails the import naming `what`.
+  bool fits_written(uint64_t bytes, const std::string& what);
 
   // ---- Resource variables (VAR_HANDLE, READ_VARIABLE, ASSIGN_VARIABLE) ----
   // A variable is a State tensor of the blob; the RESOURCE tensor a VAR_HANDLE writes only
