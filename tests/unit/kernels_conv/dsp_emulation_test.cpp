@@ -125,6 +125,35 @@ TEST(DspRequantize, FastRequantizerDeclinesWhatItCannotDoExactly) {
   }
 }
 
+// fast_requantize_applies works the layer's part of FastRequantizer::exact_for out once per
+// call: it must decide every channel as exact_for does, at every edge of its ranges.
+TEST(DspRequantize, TheLayersBoundsDecideEveryChannelAsExactForDoes) {
+  const int32_t kBiases[] = {INT32_MIN, -(1 << 30), -(1 << 30) + 1, -(1 << 30) + 9 * 255 * 128, -(1 << 30) + 9 * 255 * 128 + 1,
+                             -1, 0, 1, (1 << 30) - 9 * 255 * 128 - 1, (1 << 30) - 9 * 255 * 128, (1 << 30) - 1, INT32_MAX};
+  const int32_t kMultipliers[] = {INT32_MIN, -1, 0, 1, 1 << 30, INT32_MAX};
+  const int32_t kOffsets[] = {-(1 << 28), -(1 << 20), -129, -128, -1, 0, 1, 127, 128, 1 << 20, 1 << 28};
+  const size_t kTaps[] = {1, 9, 576, 32895, 32896, size_t{1} << 20, size_t{1} << 24};
+  int admitted = 0, checked = 0;
+  for (const int32_t offset : kOffsets) {
+    for (const size_t taps : kTaps) {
+      for (int32_t shift = -32; shift <= 31; ++shift) {
+        for (const int32_t m : kMultipliers) {
+          for (const int32_t bias : kBiases) {
+            const conv::Int8Arithmetic a{0, offset, -128, 127, &bias, &m, &shift};
+            const bool expected = dsp::FastRequantizer::exact_for(a, 0, taps);
+            ASSERT_EQ(dsp::fast_requantize_applies(a, 1, taps), expected)
+                << "offset " << offset << " taps " << taps << " shift " << shift << " m " << m << " bias " << bias;
+            admitted += expected ? 1 : 0;
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(admitted, 1000);  // both answers are exercised
+  EXPECT_GT(checked - admitted, 1000);
+}
+
 conv::ConvGeometry geometry_of(const S8& s) {
   conv::ConvGeometry g;
   g.batches = int32_t(s.input_shape[0]);
