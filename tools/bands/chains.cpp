@@ -60,12 +60,7 @@ bool node_fits(const ModelDef& model, const std::vector<TensorUse>& uses, const 
   if (node.kernel >= model.kernels.size()) return false;
   const bands::RowOp* op = bands::row_op(model.kernels[node.kernel]);
   if (op == nullptr) return false;
-  const auto tensor_arg = [&](int position, ArgKind kind) -> const TensorDef* {
-    if (position < 0 || static_cast<size_t>(position) >= node.args.size()) return nullptr;
-    const ArgDef& a = node.args[static_cast<size_t>(position)];
-    if (a.kind != kind || a.value < 0 || static_cast<uint64_t>(a.value) >= model.tensors.size()) return nullptr;
-    return &model.tensors[static_cast<size_t>(a.value)];
-  };
+  const auto tensor_arg = [&](int position, ArgKind kind) { return bands::tensor_arg(model, node, position, kind); };
   const TensorDef* out = tensor_arg(op->output, ArgKind::Output);
   if (out == nullptr || out->kind != TensorKind::Activation || !bands::is_row_tensor(*out)) return false;
   if (uses[static_cast<size_t>(node.args[static_cast<size_t>(op->output)].value)].writers != 1) return false;

@@ -98,6 +98,13 @@ uint64_t macs_per_row(const ModelDef& model, const NodeDef& node, const RowOp& o
   return per_pixel * d(output.shape[2]);
 }
 
+const TensorDef* tensor_arg(const ModelDef& model, const NodeDef& node, int position, ArgKind kind) {
+  if (position < 0 || static_cast<size_t>(position) >= node.args.size()) return nullptr;
+  const ArgDef& a = node.args[static_cast<size_t>(position)];
+  if (a.kind != kind || a.value < 0 || static_cast<uint64_t>(a.value) >= model.tensors.size()) return nullptr;
+  return &model.tensors[static_cast<size_t>(a.value)];
+}
+
 bool is_row_tensor(const TensorDef& t) {
   constexpr int64_t kMaxDimension = int64_t{1} << 24;  // row arithmetic stays far from overflow
   return t.shape.size() == 4 && t.shape[0] == 1 && std::all_of(t.shape.begin() + 1, t.shape.end(), [](int64_t d) {

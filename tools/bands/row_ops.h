@@ -45,6 +45,10 @@ InputRows input_rows(const ModelDef& model, const NodeDef& node, const RowOp& op
 // The node's convolution MACs per output row (0 for other kernels).
 uint64_t macs_per_row(const ModelDef& model, const NodeDef& node, const RowOp& op);
 
+// The tensor argument `position` of `node` names when it is of `kind` and in range; null
+// otherwise (a negative position too). The rewrites read blobs not checked yet.
+const TensorDef* tensor_arg(const ModelDef& model, const NodeDef& node, int position, ArgKind kind);
+
 // A [1, H, W, C] tensor.
 bool is_row_tensor(const TensorDef& t);
 uint64_t row_bytes(const TensorDef& t);

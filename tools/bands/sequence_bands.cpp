@@ -8,15 +8,9 @@ namespace grt::tools::bands {
 namespace {
 
 // The LSTM kernels' operands (kernels/src/state/lstm_shape.h): X, the h state, Y.
-constexpr size_t kInput = 0;
-constexpr size_t kHState = 4;
-constexpr size_t kOutput = 6;
-
-const TensorDef* tensor_arg(const ModelDef& model, const NodeDef& node, size_t position, ArgKind kind) {
-  if (position >= node.args.size() || node.args[position].kind != kind) return nullptr;
-  const int64_t t = node.args[position].value;
-  return t >= 0 && static_cast<uint64_t>(t) < model.tensors.size() ? &model.tensors[static_cast<size_t>(t)] : nullptr;
-}
+constexpr int kInput = 0;
+constexpr int kHState = 4;
+constexpr int kOutput = 6;
 
 bool is_lstm(const ModelDef& model, const NodeDef& node) {
   if (node.kernel >= model.kernels.size()) return false;
@@ -76,7 +70,7 @@ bool is_sequence_chain(const ModelDef& model, uint32_t n) {
       const ArgDef& arg = model.nodes[k].args[a];
       const bool tensor = arg.kind == ArgKind::Input || arg.kind == ArgKind::Output || arg.kind == ArgKind::IntArray;
       if (!tensor || arg.value < 0 || !names(model, static_cast<uint32_t>(arg.value), root)) continue;
-      const bool expected = (k == n && a == kOutput) || (k == n + 1 && a == 0);
+      const bool expected = (k == n && a == static_cast<size_t>(kOutput)) || (k == n + 1 && a == 0);
       if (!expected) return false;
     }
   }

@@ -87,16 +87,7 @@ struct FastRequantizer {
   int32_t constant;  // 2^(e-1) + output_offset * 2^e
   int32_t shift;     // e
 
-  // Whether channel c of `a` qualifies (above), for patches of `taps` taps.
-  static bool exact_for(const conv::Int8Arithmetic& a, int32_t c, size_t taps) {
-    const int64_t bias = a.bias != nullptr ? a.bias[c] : 0;
-    const int32_t e = -a.shifts[c];
-    if (e < 1 || e > 30 || a.multipliers[c] < 0) return false;  // (conv2d_s8's checks refuse m < 0)
-    if ((bias < 0 ? -bias : bias) + static_cast<int64_t>(taps) * 255 * 128 >= (int64_t{1} << 30)) return false;
-    const int64_t constant = (int64_t{1} << (e - 1)) + static_cast<int64_t>(a.output_offset) * (int64_t{1} << e);
-    return constant > -(int64_t{1} << 30) && constant < (int64_t{1} << 30);
-  }
-  // Channel c of `a`, which exact_for accepted (the constant fits int32).
+  // Channel c of `a`, which fast_requantize_applies accepted (the constant fits int32).
   static FastRequantizer of(const conv::Int8Arithmetic& a, int32_t c) {
     const int32_t e = -a.shifts[c];
     const uint32_t constant = (1u << (e - 1)) + (static_cast<uint32_t>(a.output_offset) << e);
@@ -159,12 +150,12 @@ inline uint32_t fast_requantize4(const FastRequantizer* r, uint32_t s0, uint32_t
 #endif
 }
 
-// What FastRequantizer::exact_for asks of each channel, with the layer's part worked out
-// once: every call of a kernel asks it of every channel, and a band plan calls each layer
-// once per row (exact_for's 64-bit arithmetic was about 90 instructions a channel, 5.9 K a
-// call for KWS's 64 channels on the M4). The constant 2^(e-1) + offset * 2^e grows in
-// magnitude with e for any offset, so the exponents that keep it inside 2^30 are 1 to
-// `most_e`; the bias must stay below 2^30 - taps * 255 * 128.
+// What FastRequantizer asks of each channel (above: e >= 1, m >= 0, |bias| + taps * 255 *
+// 128 < 2^30, |2^(e-1) + offset * 2^e| < 2^30), with the layer's part worked out once:
+// every call of a kernel asks it of every channel, and a band plan calls each layer once per
+// row (64-bit arithmetic per channel cost about 2.6 K instructions a call for KWS's 64
+// channels on the M4). The constant 2^(e-1) + offset * 2^e grows in magnitude with e for any
+// offset, so the exponents that keep it inside 2^30 are 1 to `most_e`.
 struct FastRequantizeBounds {
   int32_t most_e = 0;      // 0: no exponent qualifies
   int32_t bias_limit = 0;  // |bias| < bias_limit; 0: no bias qualifies
@@ -184,8 +175,7 @@ struct FastRequantizeBounds {
   }
 };
 
-// Whether FastRequantizer applies to every output channel of `a` (patches of `taps`): each
-// channel as FastRequantizer::exact_for decides.
+// Whether FastRequantizer applies to every output channel of `a` (patches of `taps`).
 inline bool fast_requantize_applies(const conv::Int8Arithmetic& a, int32_t channels, size_t taps) {
   if (!clamps_to_int8(a)) return false;
   const FastRequantizeBounds bounds(a, taps);

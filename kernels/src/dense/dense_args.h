@@ -30,14 +30,6 @@ inline bool values_within(const int32_t* v, int64_t n, int64_t low, int64_t high
   return true;
 }
 
-// A constant int32 array argument whose every value lies in [low, high] (IntArray data is
-// bound before checks run: it lives in the blob).
-inline bool int_values_within(const DLTensor* t, int64_t low, int64_t high) {
-  const int64_t n = element_count(t);
-  if (n > 0 && t->data == nullptr) return false;
-  return values_within(data_of<const int32_t>(t), n, low, high);
-}
-
 // A fully-connected layer's requantization, one IntArray (one tensor argument fewer to bind
 // per node): its Q31 multipliers, then as many shifts, one pair per tensor or per unit.
 struct UnitScales {

@@ -75,6 +75,21 @@ TEST(BandSequence, TheSequenceIsHeldOneBandAtATime) {
   EXPECT_EQ(plan.extra_macs, 0u);
 }
 
+// Bands of steps cost no MAC but two nodes each: the search stops where their bookkeeping
+// outweighs the bytes a smaller band saves, about sqrt(sequence bytes / 16) bands (the
+// sequence here is 768 bytes: 7), though 12 one-step bands would lower the peak further
+// (6 or 7 bands hold the same two steps; the search takes the fewer).
+TEST(BandSequence, TheSearchCutsNoMoreBandsThanTheirNodesAreWorth) {
+  const ModelDef plain = lstm_sequence_model(false);
+  tools::BandPlan plan;
+  std::string error;
+  ASSERT_TRUE(tools::search_bands(plain, tools::PlanOptions{}, 0.0, &plan, &error)) << error;
+  ASSERT_EQ(plan.steps.size(), 1u);
+  EXPECT_GE(plan.steps[0].bands, 2u);
+  EXPECT_LE(plan.steps[0].bands, 7u);
+  EXPECT_EQ(plan.nodes, 2u * plan.steps[0].bands + 1);
+}
+
 TEST(BandSequence, RefusesBandCountsTheStepsCannotFill) {
   for (const uint32_t bands : {1u, static_cast<uint32_t>(kSteps + 1)}) {
     ModelDef m = lstm_sequence_model(false);

@@ -88,7 +88,7 @@ TEST(DspRequantize, FastRequantizerMatchesTflmWhereItApplies) {
         for (const int32_t output_offset : {-128, -1, 0, 37, 127}) {
           const int32_t bias = int32_t(engine() % 200001) - 100000;
           const conv::Int8Arithmetic a{0, output_offset, -128, 127, &bias, &m, &shift};
-          const bool applies = dsp::FastRequantizer::exact_for(a, 0, taps);
+          const bool applies = dsp::fast_requantize_applies(a, 1, taps);
           const int64_t twice_constant_over_2e = std::abs(2 * int64_t{output_offset} + 1);  // constant = this * 2^(e-1)
           EXPECT_EQ(applies, shift <= -1 && shift >= -30 && (twice_constant_over_2e << (-shift - 1)) < (int64_t{1} << 30))
               << "shift " << shift << " offset " << output_offset;
@@ -125,8 +125,19 @@ TEST(DspRequantize, FastRequantizerDeclinesWhatItCannotDoExactly) {
   }
 }
 
-// fast_requantize_applies works the layer's part of FastRequantizer::exact_for out once per
-// call: it must decide every channel as exact_for does, at every edge of its ranges.
+// FastRequantizer's conditions for channel c, each in 64-bit arithmetic (what the kernels
+// tested per channel and call before FastRequantizeBounds).
+bool exact_for(const conv::Int8Arithmetic& a, int32_t c, size_t taps) {
+  const int64_t bias = a.bias != nullptr ? a.bias[c] : 0;
+  const int32_t e = -a.shifts[c];
+  if (e < 1 || e > 30 || a.multipliers[c] < 0) return false;
+  if ((bias < 0 ? -bias : bias) + static_cast<int64_t>(taps) * 255 * 128 >= (int64_t{1} << 30)) return false;
+  const int64_t constant = (int64_t{1} << (e - 1)) + static_cast<int64_t>(a.output_offset) * (int64_t{1} << e);
+  return constant > -(int64_t{1} << 30) && constant < (int64_t{1} << 30);
+}
+
+// fast_requantize_applies works the layer's part of those conditions out once per call: it
+// must decide every channel as exact_for does, at every edge of its ranges.
 TEST(DspRequantize, TheLayersBoundsDecideEveryChannelAsExactForDoes) {
   const int32_t kBiases[] = {INT32_MIN, -(1 << 30), -(1 << 30) + 1, -(1 << 30) + 9 * 255 * 128, -(1 << 30) + 9 * 255 * 128 + 1,
                              -1, 0, 1, (1 << 30) - 9 * 255 * 128 - 1, (1 << 30) - 9 * 255 * 128, (1 << 30) - 1, INT32_MAX};
@@ -140,7 +151,7 @@ TEST(DspRequantize, TheLayersBoundsDecideEveryChannelAsExactForDoes) {
         for (const int32_t m : kMultipliers) {
           for (const int32_t bias : kBiases) {
             const conv::Int8Arithmetic a{0, offset, -128, 127, &bias, &m, &shift};
-            const bool expected = dsp::FastRequantizer::exact_for(a, 0, taps);
+            const bool expected = exact_for(a, 0, taps);
             ASSERT_EQ(dsp::fast_requantize_applies(a, 1, taps), expected)
                 << "offset " << offset << " taps " << taps << " shift " << shift << " m " << m << " bias " << bias;
             admitted += expected ? 1 : 0;
