@@ -132,6 +132,35 @@ ModelDef strided_chain_model() {
   return m;
 }
 
+ModelDef mobilenet_chain_model() {
+  ModelDef m;
+  m.name = "mobilenet_chain";
+  m.producer = "graphrt tests";
+  const uint32_t x = m.add_activation("x", DType::Int8, {1, 32, 32, 3});
+  m.inputs = {x};
+  // Depthwise (stride) then pointwise (channels out), after a first 3x3 stride-2 convolution.
+  struct Pair {
+    int64_t stride, channels;
+  };
+  uint32_t in = m.add_activation("c0", DType::Int8, {1, 16, 16, 8});
+  add_convolution(&m, false, x, in, 3, 2, 1, 30);
+  uint32_t seed = 31;
+  for (const Pair pair : {Pair{1, 16}, Pair{2, 32}, Pair{1, 32}, Pair{2, 64}, Pair{1, 64}}) {
+    const auto& t = m.tensors[in];
+    const int64_t h = t.shape[1] / pair.stride, c = t.shape[3];
+    const std::string layer = std::to_string(seed - 30);
+    const uint32_t d = m.add_activation("d" + layer, DType::Int8, {1, h, h, c});
+    add_convolution(&m, true, in, d, 3, pair.stride, 1, seed++);
+    const uint32_t p = m.add_activation("p" + layer, DType::Int8, {1, h, h, pair.channels});
+    add_convolution(&m, false, d, p, 1, 1, 0, seed++);
+    in = p;
+  }
+  const uint32_t out = m.add_activation("out", DType::Int8, {1, 2, 2, 64});
+  add_convolution(&m, true, in, out, 3, 2, 1, seed);
+  m.outputs = {out};
+  return m;
+}
+
 std::vector<float> random_floats(size_t n, uint32_t seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> d(-1.0f, 1.0f);

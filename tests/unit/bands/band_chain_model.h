@@ -26,6 +26,12 @@ enum class Tail { kAveragePool, kFullyConnected };
 tools::ModelDef strided_chain_model();
 tools::ModelDef band_tail_model(Tail tail);
 
+// A MobileNet's first layers, as VWW's (bands_split_test.cpp): x [1, 32, 32, 3] -> conv 3x3
+// stride 2 -> c0 [1, 16, 16, 8], then five depthwise 3x3 / pointwise pairs (strides 1, 2,
+// 1, 2, 1; pointwise channels 16, 32, 32, 64, 64: p5 [1, 4, 4, 64]) and a depthwise 3x3
+// stride 2 -> out [1, 2, 2, 64]: nodes 0 to 11.
+tools::ModelDef mobilenet_chain_model();
+
 // An LSTM whose output sequence a fully connected layer reads (bands_sequence_test.cpp):
 // x [1, 12, 3] (time major: [12, 1, 3]) -> lstm_f32 (16 cells) -> y -> flattened [1, 192] ->
 // fully_connected_f32 -> out [1, 5]. With `y_is_output`, y is a model output too.

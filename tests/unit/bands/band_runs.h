@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
+#include "golden.h"
 #include "graphrt/tools/memory_plan.h"
 #include "test_models.h"
 
@@ -38,6 +40,23 @@ inline std::vector<std::vector<uint8_t>> outputs_of_runs(tools::ModelDef m, cons
     outputs.emplace_back(bytes, bytes + grt_tensor_bytes(out));
   }
   return outputs;
+}
+
+// Every golden case of zoo model `name` through `planned` (its plan written), byte for byte.
+inline void expect_every_golden_case(const std::filesystem::path& zoo, const std::string& name, const tools::ModelDef& planned) {
+  GoldenModel golden;
+  std::string error;
+  ASSERT_TRUE(load_golden(zoo, name, &golden, &error)) << error;
+  const tools::AlignedBytes blob = to_blob(planned);
+  StaticRun run(blob);
+  ASSERT_EQ(run.status, GRT_OK) << run.error.message;
+  for (const GoldenCase& c : golden.cases) {
+    DLTensor* in = grt_input(run.executor, 0);
+    ASSERT_EQ(grt_tensor_bytes(in), c.inputs[0].size());
+    std::memcpy(in->data, c.inputs[0].data(), c.inputs[0].size());
+    ASSERT_EQ(grt_run(run.executor), GRT_OK) << grt_last_error(run.executor)->message;
+    EXPECT_EQ(compare_output(golden, c, 0, *grt_output(run.executor, 0)), "");
+  }
 }
 
 }  // namespace grt::test

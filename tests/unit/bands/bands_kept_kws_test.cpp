@@ -4,8 +4,7 @@
 // Every golden case still matches TFLM byte for byte.
 #include <gtest/gtest.h>
 
-#include <cstring>
-
+#include "band_runs.h"
 #include "golden.h"
 #include "graphrt/tools/bands.h"
 #include "graphrt/tools/importer.h"
@@ -47,18 +46,7 @@ TEST(BandsKeptKws, PointwiseInputsShareOneScratchAndEveryCaseMatches) {
   EXPECT_EQ(report.total_size, 12656u);
   EXPECT_EQ(plain.total_size, 16000u);
 
-  GoldenModel golden;
-  ASSERT_TRUE(load_golden(zoo, "mlperf_kws_dscnn_int8", &golden, &error)) << error;
-  const tools::AlignedBytes blob = to_blob(banded);
-  StaticRun run(blob);
-  ASSERT_EQ(run.status, GRT_OK) << run.error.message;
-  for (const GoldenCase& c : golden.cases) {
-    DLTensor* in = grt_input(run.executor, 0);
-    ASSERT_EQ(grt_tensor_bytes(in), c.inputs[0].size());
-    std::memcpy(in->data, c.inputs[0].data(), c.inputs[0].size());
-    ASSERT_EQ(grt_run(run.executor), GRT_OK) << grt_last_error(run.executor)->message;
-    EXPECT_EQ(compare_output(golden, c, 0, *grt_output(run.executor, 0)), "");
-  }
+  expect_every_golden_case(zoo, "mlperf_kws_dscnn_int8", banded);
 }
 
 }  // namespace
