@@ -154,8 +154,9 @@ inline uint32_t fast_requantize4(const FastRequantizer* r, uint32_t s0, uint32_t
 // 128 < 2^30, |2^(e-1) + offset * 2^e| < 2^30), with the layer's part worked out once:
 // every call of a kernel asks it of every channel, and a band plan calls each layer once per
 // row (64-bit arithmetic per channel cost about 2.6 K instructions a call for KWS's 64
-// channels on the M4). The constant 2^(e-1) + offset * 2^e grows in magnitude with e for any
-// offset, so the exponents that keep it inside 2^30 are 1 to `most_e`.
+// channels on the M4). The constant is 2^(e-1) * (1 + 2 * offset): with v = |1 + 2 * offset|
+// of L bits, v * 2^(e-1) < 2^30 exactly when e <= 31 - L, so the exponents that keep it
+// inside 2^30 are 1 to `most_e` = 31 - L (none when L > 30).
 struct FastRequantizeBounds {
   int32_t most_e = 0;      // 0: no exponent qualifies
   int32_t bias_limit = 0;  // |bias| < bias_limit; 0: no bias qualifies
@@ -164,14 +165,19 @@ struct FastRequantizeBounds {
     constexpr int64_t kLimit = int64_t{1} << 30;
     const int64_t products = static_cast<int64_t>(taps) * 255 * 128;
     if (taps < (size_t{1} << 24) && products < kLimit) bias_limit = static_cast<int32_t>(kLimit - products);
-    for (int32_t e = 1; e <= 30; ++e) {
-      const int64_t constant = (int64_t{1} << (e - 1)) + static_cast<int64_t>(a.output_offset) * (int64_t{1} << e);
-      if (constant <= -kLimit || constant >= kLimit) break;
-      most_e = e;
-    }
+    const int64_t odd = 1 + 2 * static_cast<int64_t>(a.output_offset);
+    const uint64_t v = static_cast<uint64_t>(odd < 0 ? -odd : odd);  // odd: never 0
+    const int32_t bits = 64 - __builtin_clzll(v);
+    most_e = bits > 30 ? 0 : 31 - bits;
   }
-  bool admits(int32_t multiplier, int32_t shift, int32_t bias) const {
-    return shift <= -1 && shift >= -most_e && multiplier >= 0 && bias > -bias_limit && bias < bias_limit;
+  // Nonzero unless the channel qualifies; no branch per condition, as the kernels check
+  // every channel on every call: ~shift = -shift - 1 in [0, most_e), bias + limit - 1 in
+  // [0, 2 * limit - 1) (both as unsigned ranges), the multiplier's sign bit clear.
+  uint32_t rejects(int32_t multiplier, int32_t shift, int32_t bias) const {
+    const uint32_t bad_shift = static_cast<uint32_t>(~shift) >= static_cast<uint32_t>(most_e) ? 1u : 0u;
+    const uint32_t bad_bias =
+        static_cast<uint32_t>(bias) + static_cast<uint32_t>(bias_limit - 1) >= static_cast<uint32_t>(2 * bias_limit - 1) ? 1u : 0u;
+    return bad_shift | bad_bias | (static_cast<uint32_t>(multiplier) >> 31);
   }
 };
 
@@ -179,12 +185,11 @@ struct FastRequantizeBounds {
 inline bool fast_requantize_applies(const conv::Int8Arithmetic& a, int32_t channels, size_t taps) {
   if (!clamps_to_int8(a)) return false;
   const FastRequantizeBounds bounds(a, taps);
-  for (int32_t c = 0; c < channels; ++c) {
-    if (!bounds.admits(a.multipliers[c], a.shifts[c], a.bias != nullptr ? a.bias[c] : 0)) return false;
-  }
-  return true;
+  if (bounds.bias_limit == 0) return channels <= 0;  // rejects' ranges need a limit of at least 1
+  uint32_t rejected = 0;
+  for (int32_t c = 0; c < channels; ++c) rejected |= bounds.rejects(a.multipliers[c], a.shifts[c], a.bias != nullptr ? a.bias[c] : 0);
+  return rejected == 0;
 }
-
 
 // FastRequantizer's stage: it clamps and offsets the output itself.
 struct FastOutputStage {
