@@ -170,25 +170,32 @@ struct FastRequantizeBounds {
     const int32_t bits = 64 - __builtin_clzll(v);
     most_e = bits > 30 ? 0 : 31 - bits;
   }
-  // Nonzero unless the channel qualifies; no branch per condition, as the kernels check
-  // every channel on every call: ~shift = -shift - 1 in [0, most_e), bias + limit - 1 in
-  // [0, 2 * limit - 1) (both as unsigned ranges), the multiplier's sign bit clear.
-  uint32_t rejects(int32_t multiplier, int32_t shift, int32_t bias) const {
-    const uint32_t bad_shift = static_cast<uint32_t>(~shift) >= static_cast<uint32_t>(most_e) ? 1u : 0u;
-    const uint32_t bad_bias =
-        static_cast<uint32_t>(bias) + static_cast<uint32_t>(bias_limit - 1) >= static_cast<uint32_t>(2 * bias_limit - 1) ? 1u : 0u;
-    return bad_shift | bad_bias | (static_cast<uint32_t>(multiplier) >> 31);
-  }
 };
 
-// Whether FastRequantizer applies to every output channel of `a` (patches of `taps`).
+// Whether FastRequantizer applies to every output channel of `a` (patches of `taps`). The
+// channels' conditions as unsigned ranges, their worst cases gathered over all channels with
+// no early exit (a branch per condition and channel cost more than the loads): ~shift = -shift - 1 in [0, most_e), bias + limit - 1 in [0, 2 * limit - 1), every
+// multiplier's sign bit clear.
 inline bool fast_requantize_applies(const conv::Int8Arithmetic& a, int32_t channels, size_t taps) {
   if (!clamps_to_int8(a)) return false;
   const FastRequantizeBounds bounds(a, taps);
-  if (bounds.bias_limit == 0) return channels <= 0;  // rejects' ranges need a limit of at least 1
-  uint32_t rejected = 0;
-  for (int32_t c = 0; c < channels; ++c) rejected |= bounds.rejects(a.multipliers[c], a.shifts[c], a.bias != nullptr ? a.bias[c] : 0);
-  return rejected == 0;
+  if (bounds.bias_limit == 0) return channels <= 0;  // no bias fits
+  const int32_t* const multipliers = a.multipliers;
+  const int32_t* const shifts = a.shifts;
+  const int32_t* const bias = a.bias;
+  const uint32_t bias_base = static_cast<uint32_t>(bounds.bias_limit - 1);
+  uint32_t signs = 0, worst_shift = 0, worst_bias = bias_base;  // no bias: 0 + limit - 1
+  for (int32_t c = 0; c < channels; ++c) {
+    signs |= static_cast<uint32_t>(multipliers[c]);
+    const uint32_t shift = ~static_cast<uint32_t>(shifts[c]);
+    worst_shift = shift > worst_shift ? shift : worst_shift;
+    if (bias != nullptr) {
+      const uint32_t b = static_cast<uint32_t>(bias[c]) + bias_base;
+      worst_bias = b > worst_bias ? b : worst_bias;
+    }
+  }
+  return channels <= 0 || ((signs >> 31) == 0 && worst_shift < static_cast<uint32_t>(bounds.most_e) &&
+                           worst_bias < static_cast<uint32_t>(2 * bounds.bias_limit - 1));
 }
 
 // FastRequantizer's stage: it clamps and offsets the output itself.

@@ -13,6 +13,7 @@
 #include <random>
 #include <set>
 #include <utility>
+#include <vector>
 
 #include "conv/conv2d_dsp.h"
 #include "conv/depthwise_multiplied_dsp.h"
@@ -123,6 +124,32 @@ TEST(DspRequantize, FastRequantizerDeclinesWhatItCannotDoExactly) {
                                         conv::Int8Arithmetic{0, 0, -100, 127, &small_bias, &m, &right}}) {
     EXPECT_FALSE(dsp::fast_requantize_applies(a, 1, 9));
   }
+}
+
+// A layer qualifies only when every channel does: one channel failing any condition, first,
+// in the middle or last, refuses it (the worst cases are gathered over all channels).
+TEST(DspRequantize, OneChannelOutOfRangeRefusesTheLayer) {
+  constexpr int32_t kChannels = 5;
+  const int32_t good_bias = 1000, good_m = 1 << 30, good_shift = -5;
+  struct Bad {
+    int32_t bias, m, shift;
+  };
+  for (const Bad bad : {Bad{(1 << 30), good_m, good_shift}, Bad{-(1 << 30), good_m, good_shift}, Bad{good_bias, -1, good_shift},
+                        Bad{good_bias, good_m, 0}, Bad{good_bias, good_m, -31}}) {
+    for (int32_t at = 0; at < kChannels; ++at) {
+      std::vector<int32_t> bias(kChannels, good_bias), m(kChannels, good_m), shift(kChannels, good_shift);
+      const conv::Int8Arithmetic all_good{0, 0, -128, 127, bias.data(), m.data(), shift.data()};
+      ASSERT_TRUE(dsp::fast_requantize_applies(all_good, kChannels, 9));
+      bias[size_t(at)] = bad.bias;
+      m[size_t(at)] = bad.m;
+      shift[size_t(at)] = bad.shift;
+      const conv::Int8Arithmetic one_bad{0, 0, -128, 127, bias.data(), m.data(), shift.data()};
+      EXPECT_FALSE(dsp::fast_requantize_applies(one_bad, kChannels, 9)) << "channel " << at;
+    }
+  }
+  const std::vector<int32_t> m(kChannels, good_m), shift(kChannels, good_shift);
+  const conv::Int8Arithmetic no_bias{0, 0, -128, 127, nullptr, m.data(), shift.data()};
+  EXPECT_TRUE(dsp::fast_requantize_applies(no_bias, kChannels, 9));
 }
 
 // FastRequantizer's conditions for channel c, each in 64-bit arithmetic (what the kernels
