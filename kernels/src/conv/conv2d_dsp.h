@@ -217,14 +217,23 @@ inline void filters_times_patches(const int8_t* x, const int8_t* filter, size_t 
 
 // The filters [lo, end) (at least two) times the one patch x: output pixel `out`, filters in
 // pairs as above. For a lone last pixel, which a pair of patches would compute twice.
-template <class Stage>
+// `expanded` (or null: dot_rows_2 re-extends x for every pair) holds expand_patch's words of x.
+template <bool kOffset, class Stage>
 inline void filters_times_patch(const int8_t* x, const int8_t* filter, size_t k, int32_t lo, int32_t end, uint32_t offset2,
-                                const typename Stage::Requantizer* table, const Stage& output_stage, int8_t* out) {
+                                const typename Stage::Requantizer* table, const Stage& output_stage, int8_t* out,
+                                const uint32_t* expanded) {
   const Stage stage = output_stage;
   for (int32_t oc = lo; oc < end; oc += 2) {
     const int32_t first = oc + 1 < end ? oc : end - 2;
+    const int8_t* w = filter + static_cast<size_t>(first) * k;
     uint32_t s0, s1;
-    dot_rows_2(x, filter + static_cast<size_t>(first) * k, k, k, offset2, &s0, &s1);
+    if (expanded != nullptr) {
+      const Sums1x2 s = dot_1x2_expanded(expanded, x, w, k, kOffset ? lo16(offset2) : 0);
+      s0 = s.c0;
+      s1 = s.c1;
+    } else {
+      dot_rows_2(x, w, k, k, offset2, &s0, &s1);
+    }
     const int8_t v0 = finish(table[first - lo], s0, stage), v1 = finish(table[first - lo + 1], s1, stage);
     out[first] = v0;
     out[first + 1] = v1;
@@ -299,8 +308,8 @@ __attribute__((noinline)) void conv2d_large_patches(const conv::ConvGeometry& g,
 // A pointwise filter with stride 1 over the whole image reads its patches in place
 // (consecutive pixels are k = Cin apart; an odd last pixel goes alone: a one-row band of
 // five pixels would otherwise compute six), chunk by chunk of filters over the image;
-// patches of 4 to kMaxExpanded bytes are sign-extended once per chunk and pixel pair
-// (expanded_dot_dsp.h).
+// patches of 4 to kMaxExpanded bytes are sign-extended once per chunk and pixel pair, or
+// lone pixel (expanded_dot_dsp.h).
 template <bool kOffset, class Stage>
 __attribute__((noinline)) void conv2d_in_place(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter,
                                                int8_t* output, const conv::Int8Arithmetic& a, size_t k) {
@@ -322,7 +331,10 @@ __attribute__((noinline)) void conv2d_in_place(const conv::ConvGeometry& g, cons
                                             expand ? expanded : nullptr);
     }
     if (pixels % 2 != 0) {
-      filters_times_patch<Stage>(input + (pixels - 1) * k, filter, k, lo, end, offset2, table, stage, output + (pixels - 1) * pitch);
+      const int8_t* x = input + (pixels - 1) * k;
+      if (expand) expand_patch<kOffset>(x, k, offset2, expanded);
+      filters_times_patch<kOffset, Stage>(x, filter, k, lo, end, offset2, table, stage, output + (pixels - 1) * pitch,
+                                          expand ? expanded : nullptr);
     }
   }
 }

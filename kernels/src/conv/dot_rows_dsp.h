@@ -1,6 +1,6 @@
 // One activation vector against two weight rows on the DSP extension (dsp_intrinsics.h):
 // a fully connected layer's rows, or a convolution's lone last pixel against a pair of
-// filters.
+// filters when its patch is too deep to expand (expanded_dot_dsp.h).
 #ifndef GRAPHRT_KERNELS_CONV_DOT_ROWS_DSP_H_
 #define GRAPHRT_KERNELS_CONV_DOT_ROWS_DSP_H_
 

@@ -421,6 +421,67 @@ TEST(Conv2dDsp, MatchesThePortableKernelAndTflmOnRandomShapes) {
   EXPECT_GT(fast, int(shapes.size()));  // the folded ones often with FastRequantizer
 }
 
+// A lone pixel's patch expanded alone and multiplied by two filters (expanded_dot_dsp.h):
+// whole words only, leftover bytes (k % 4 != 0), with the input offset and raw, and sums
+// that wrap.
+template <bool kOffset>
+void check_one_pixel_two_filters(int32_t offset) {
+  for (const size_t k : {size_t{4}, size_t{5}, size_t{6}, size_t{7}, size_t{8}, size_t{12}, size_t{63}, size_t{64},
+                         size_t{65}, size_t{127}, size_t{128}}) {
+    const auto x = pattern<int8_t>(k, uint32_t(k), -128, 127);
+    const auto w = pattern<int8_t>(2 * k, uint32_t(k + 1000), -128, 127);
+    uint32_t expanded[dsp::kExpandedWords];
+    dsp::expand_patch<kOffset>(x.data(), k, dsp::pair_of(offset), expanded);
+    const dsp::Sums1x2 got = dsp::dot_1x2_expanded(expanded, x.data(), w.data(), k, offset);
+    uint32_t want[2] = {0, 0};
+    for (size_t c = 0; c < 2; ++c) {
+      for (size_t i = 0; i < k; ++i) want[c] += uint32_t((int32_t{x[i]} + offset) * w[c * k + i]);
+    }
+    EXPECT_EQ(got.c0, want[0]) << "k " << k << " offset " << offset;
+    EXPECT_EQ(got.c1, want[1]) << "k " << k << " offset " << offset;
+  }
+}
+
+TEST(ExpandedDotDsp, OnePixelTwoFiltersMatchesTheSums) {
+  check_one_pixel_two_filters<false>(0);
+  check_one_pixel_two_filters<true>(128);
+  check_one_pixel_two_filters<true>(-127);
+  check_one_pixel_two_filters<true>(5);
+}
+
+// The in-place pointwise path's lone last pixel (an odd pixel count: one-row bands of five,
+// as KWS's) through dot_1x2_expanded, and dot_rows_2 beyond kMaxExpanded: patch depths that
+// are and are not multiples of 4, odd filter counts (a lone last filter, two chunks), with
+// the input offset and with the importer's folded bias.
+TEST(Conv2dDsp, LonePixelMatchesThePortableKernelAndTflm) {
+  std::mt19937 engine(31);
+  const int32_t offsets[] = {128, -127, 5};  // never 0: the offset must count
+  int lone = 0;
+  for (const int64_t k : {4, 7, 8, 13, 64, 66, 127, 128, 129}) {
+    for (const int64_t out_c : {2, 3, 5, 17, 33}) {
+      Geometry g;
+      g.input = {1, 1, 5, k};
+      g.filter = {out_c, 1, 1, k};
+      g.output = {1, 1, 5, out_c};
+      S8 spec = random_spec(g, engine);
+      spec.input_offset = offsets[lone % 3];
+      const Case c = case_of(g, std::move(spec), engine, false);
+      const S8& s = c.spec;
+      const std::vector<int32_t> folded = folded_bias(s);
+      for (const int32_t* folded_or_null : {static_cast<const int32_t*>(nullptr), folded.data()}) {
+        std::vector<int8_t> got(elements(g.output), 0x55);
+        ASSERT_TRUE(dsp::conv2d_s8(geometry_of(s), c.input.data(), s.filter.data(), got.data(), arithmetic_of(s),
+                                   folded_or_null));
+        EXPECT_EQ(got, c.portable) << "k " << k << " filters " << out_c << " offset " << s.input_offset
+                                   << (folded_or_null != nullptr ? " folded" : "");
+        EXPECT_EQ(got, c.expected) << "k " << k << " filters " << out_c;
+        ++lone;
+      }
+    }
+  }
+  EXPECT_EQ(lone, 90);
+}
+
 TEST(Conv2dDsp, DeclinesGroupedFiltersOversizedPatchesAndOneFilterWithoutWriting) {
   std::mt19937 engine(5);
   Geometry grouped;
