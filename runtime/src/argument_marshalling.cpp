@@ -16,37 +16,61 @@ DLTensor* io_slot(const grt_executor* x, uint32_t t) {
 
 namespace {
 
+// The blob's lists that describing an argument reads, looked up once per node: lean
+// arguments are described before every node runs, and each flatbuffers field lookup walks
+// the table's vtable (about 20 instructions on the M4).
+struct BlobLists {
+  const flatbuffers::Vector<flatbuffers::Offset<fb::Tensor>>* tensors;
+  const flatbuffers::Vector<flatbuffers::Offset<fb::Buffer>>* buffers;
+  const flatbuffers::Vector<uint32_t>* inputs;
+  const flatbuffers::Vector<uint32_t>* outputs;
+  explicit BlobLists(const fb::Model* model)
+      : tensors(model->tensors()), buffers(model->buffers()), inputs(model->inputs()), outputs(model->outputs()) {}
+};
+
+// io_slot with the lists at hand.
+DLTensor* slot_in(const grt_executor* x, const BlobLists& lists, uint32_t t) {
+  int32_t position = 0;
+  for (const auto* list : {lists.inputs, lists.outputs}) {
+    for (uint32_t i = 0; i < count_of(list); ++i, ++position) {
+      if (list->Get(i) == t) return is_prepared(x) ? &x->tensors[t] : &x->io[position];
+    }
+  }
+  return nullptr;
+}
+
 // Where activation t's bytes are when no caller buffer is bound to it.
 uint8_t* planned_data(const grt_executor* x, uint32_t t, const fb::Tensor* tensor) {
   if (is_dynamic(strategy_of(x))) return static_cast<uint8_t*>(x->owned[t]);
   return x->pool_base[tensor->pool()] + tensor->offset();
 }
 
-uint8_t* planned_data(const grt_executor* x, uint32_t t) { return planned_data(x, t, x->model->tensors()->Get(t)); }
-
-// A tensor's data. Constants are in the blob; activations in memory only once it is bound
-// (`bound`): kernel checks at init see shapes, dtypes and constants, no activation data.
-void* tensor_data(const grt_executor* x, uint32_t t, bool bound) {
+// A tensor's data (`tensor` is t's entry). Constants are in the blob; activations in memory
+// only once it is bound (`bound`): kernel checks at init see shapes, dtypes and constants,
+// no activation data.
+void* tensor_data(const grt_executor* x, const BlobLists& lists, uint32_t t, const fb::Tensor* tensor, bool bound) {
   uint64_t offset = 0;
-  const uint32_t root = alias_root(x->model, t, &offset);
-  const auto* tensor = x->model->tensors()->Get(root);
+  uint32_t root = t;
+  fb::TensorKind kind = tensor->kind();
+  if (kind == fb::TensorKind::Alias) {
+    root = alias_root(x->model, t, &offset);
+    tensor = lists.tensors->Get(root);
+    kind = tensor->kind();
+  }
   uint8_t* base = nullptr;
-  if (tensor->kind() == fb::TensorKind::Constant) {
-    const auto* data = x->model->buffers()->Get(tensor->buffer())->data();
+  if (kind == fb::TensorKind::Constant) {
+    const auto* data = lists.buffers->Get(tensor->buffer())->data();
     base = data == nullptr ? nullptr : const_cast<uint8_t*>(data->data());
   } else if (bound) {
-    const DLTensor* slot = io_slot(x, root);
+    const DLTensor* slot = slot_in(x, lists, root);
     base = slot != nullptr ? static_cast<uint8_t*>(slot->data) : planned_data(x, root, tensor);
   }
   return base == nullptr ? nullptr : base + offset;
 }
 
-}  // namespace
-
 // Shapes point into the blob; nothing is copied.
-void describe(const grt_executor* x, uint32_t t, DLTensor* d, bool bound) {
-  const auto* tensor = x->model->tensors()->Get(t);
-  d->data = tensor_data(x, t, bound);
+void describe_in(const grt_executor* x, const BlobLists& lists, uint32_t t, const fb::Tensor* tensor, DLTensor* d, bool bound) {
+  d->data = tensor_data(x, lists, t, tensor, bound);
   d->device.device_type = kDLCPU;
   d->device.device_id = 0;
   const auto* shape = tensor->shape();
@@ -57,12 +81,20 @@ void describe(const grt_executor* x, uint32_t t, DLTensor* d, bool bound) {
   d->byte_offset = 0;
 }
 
+}  // namespace
+
+void describe(const grt_executor* x, uint32_t t, DLTensor* d, bool bound) {
+  const BlobLists lists(x->model);
+  describe_in(x, lists, t, lists.tensors->Get(t), d, bound);
+}
+
 // A node's arguments as packed functions take them; returns how many. PREPARED: tensor
 // handles are the executor's DLTensors. LEAN: inputs and outputs are their slots and every
 // other tensor is described into `scratch`.
 uint32_t marshal(const grt_executor* x, const fb::Node* node, TVMValue* values, int* codes, DLTensor* scratch, bool bound) {
   const auto* args = node->args();
   const uint32_t count = count_of(args);
+  const BlobLists lists(x->model);
   for (uint32_t a = 0; a < count; ++a) {
     const auto* arg = args->Get(a);
     switch (arg->kind()) {
@@ -70,12 +102,18 @@ uint32_t marshal(const grt_executor* x, const fb::Node* node, TVMValue* values, 
       case fb::ArgKind::Output:
       case fb::ArgKind::IntArray: {
         const uint32_t t = static_cast<uint32_t>(arg->value());
-        DLTensor* d = is_prepared(x) ? &x->tensors[t] : io_slot(x, t);
-        if (d == nullptr) {
-          d = scratch++;
-          describe(x, t, d, bound);
+        if (is_prepared(x)) {
+          values[a].v_handle = &x->tensors[t];
+        } else {
+          // A constant is no model input or output: only activations look for their slot.
+          const fb::Tensor* tensor = lists.tensors->Get(t);
+          DLTensor* d = tensor->kind() == fb::TensorKind::Constant ? nullptr : slot_in(x, lists, t);
+          if (d == nullptr) {
+            d = scratch++;
+            describe_in(x, lists, t, tensor, d, bound);
+          }
+          values[a].v_handle = d;
         }
-        values[a].v_handle = d;
         codes[a] = kTVMDLTensorHandle;
         break;
       }
@@ -104,10 +142,10 @@ uint32_t marshal(const grt_executor* x, const fb::Node* node, TVMValue* values, 
 // A freed activation keeps a stale pointer until its next allocation; no kernel sees it.
 void sync_prepared(grt_executor* x) {
   if (!is_prepared(x)) return;
+  const BlobLists lists(x->model);
   for (uint32_t t = 0; t < x->tensor_count; ++t) {
-    if (x->model->tensors()->Get(t)->kind() != fb::TensorKind::Constant && !is_io(x->model, t)) {
-      x->tensors[t].data = tensor_data(x, t, true);
-    }
+    const fb::Tensor* tensor = lists.tensors->Get(t);
+    if (tensor->kind() != fb::TensorKind::Constant && !is_io(x->model, t)) x->tensors[t].data = tensor_data(x, lists, t, tensor, true);
   }
 }
 
@@ -115,7 +153,10 @@ void sync_prepared(grt_executor* x) {
 // tensor and workspace, point at it. Caller bindings are replaced.
 void bind_tensors(grt_executor* x) {
   for (const auto* list : {x->model->inputs(), x->model->outputs()}) {
-    for (uint32_t i = 0; i < count_of(list); ++i) io_slot(x, list->Get(i))->data = planned_data(x, list->Get(i));
+    for (uint32_t i = 0; i < count_of(list); ++i) {
+      const uint32_t t = list->Get(i);
+      io_slot(x, t)->data = planned_data(x, t, x->model->tensors()->Get(t));
+    }
   }
   sync_prepared(x);
   if (!is_prepared(x)) return;
