@@ -27,6 +27,16 @@ struct Sums4 {
   uint32_t c0, c1, c2, c3;
 };
 
+// Four zero stores. `Sums4 s{0, 0, 0, 0}`, an object whose address the tap blocks take, was a
+// call of memset at -Os (newlib's, about 35 instructions for 16 bytes) for every four
+// channels of every pixel: 4 % of KWS's instructions on the M4.
+inline void clear(Sums4& s) {
+  s.c0 = 0;
+  s.c1 = 0;
+  s.c2 = 0;
+  s.c3 = 0;
+}
+
 // Adds one tap's products for four channels.
 inline void depthwise_tap4(const int8_t* x, const int8_t* w, uint32_t offset2, Sums4& s) {
   const uint32_t xv = load4(x), wv = load4(w);
@@ -234,7 +244,8 @@ inline void depthwise_multiplier1(const conv::ConvGeometry& g, const int8_t* inp
             const uint32_t* w = packed;
             int8_t* o = out + chunk;
             for (const Requantizer* r = table; r != table_end; r += 4, x += 4, o += 4) {
-              Sums4 s{0, 0, 0, 0};
+              Sums4 s;
+              clear(s);
               depthwise_3x3(x, w, pixel_pitch, row_pitch, offset2, s);
               store4(o, r, s, stage);
             }
@@ -243,14 +254,16 @@ inline void depthwise_multiplier1(const conv::ConvGeometry& g, const int8_t* inp
           if (unit_3x3) {
             const uint32_t* w = packed + 2 * walk.first_tap;
             for (int32_t c = chunk; c < chunk_end; c += 4, w += 18) {
-              Sums4 s{0, 0, 0, 0};
+              Sums4 s;
+              clear(s);
               depthwise_3x3_border(walk.x + c, w, walk.rows, walk.cols, pixel_pitch, row_pitch, offset2, s);
               store4(out + c, table + (c - chunk), s, stage);
             }
             continue;
           }
           for (int32_t c = chunk; c < chunk_end; c += 4) {
-            Sums4 s{0, 0, 0, 0};
+            Sums4 s;
+            clear(s);
             const int8_t* x_row = walk.x + c;
             const int8_t* w_row = walk.w + c;
             for (int32_t fy = 0; fy < walk.rows; ++fy, x_row += x_row_step, w_row += filter_row_pitch) {

@@ -54,7 +54,8 @@ inline void depthwise_multiplied(const conv::ConvGeometry& g, const int8_t* inpu
         for (int32_t ox = 0; ox < g.output_w; ++ox, out += out_pitch) {
           const TapWalk walk = tap_walk(g, input, filter, b, oy, ox);
           for (int32_t c = chunk; c < chunk_end; c += 4) {
-            Sums4 s{0, 0, 0, 0};
+            Sums4 s;
+            clear(s);
             const int8_t* x_row = walk.x + c / multiplier;
             const int8_t* w_row = walk.w + c;
             for (int32_t fy = 0; fy < walk.rows; ++fy, x_row += x_row_step, w_row += filter_row_pitch) {
