@@ -143,10 +143,14 @@ bool take_best_step(SearchState* state, const std::vector<BandChain>& chains, co
   // The rewrite replaced the chain's nodes (and its tail) by band nodes where they were.
   const BandChain& chain = best_step.chain;
   const size_t replaced = chain.last - chain.first + 1 + (chain.tail ? 1 : 0);
-  const size_t inserted = best_model.nodes.size() + replaced - state->model.nodes.size();
   std::vector<int32_t>& made_by = state->step_of_node;
-  made_by.erase(made_by.begin() + chain.first, made_by.begin() + static_cast<std::ptrdiff_t>(chain.first + replaced));
-  made_by.insert(made_by.begin() + chain.first, inserted, static_cast<int32_t>(state->steps.size()));
+  if (chain.first + replaced <= made_by.size() && best_model.nodes.size() + replaced >= made_by.size()) {
+    const size_t inserted = best_model.nodes.size() + replaced - made_by.size();
+    made_by.erase(made_by.begin() + chain.first, made_by.begin() + static_cast<std::ptrdiff_t>(chain.first + replaced));
+    made_by.insert(made_by.begin() + chain.first, inserted, static_cast<int32_t>(state->steps.size()));
+  } else {
+    made_by.assign(best_model.nodes.size(), -1);  // not the replacement expected: no split is tried
+  }
   state->model = std::move(best_model);
   state->banded = std::move(best_banded);
   state->profile = std::move(best_profile);
