@@ -239,6 +239,39 @@ inline void fully_connected_s8(const FullyConnectedS8& p, int8_t* output) {
   }
 }
 
+// fully_connected_sum_s8's part (fully_connected_parts.cpp): `length` input elements x
+// against every unit's row of w from the same column on (rows `depth` apart), four rows and
+// then two at a time as above, added to `sums` (or replacing them). The sums wrap as the
+// portable part's do, so the parts of a band plan still give the whole layer's bytes.
+inline void fully_connected_sums(const int8_t* x, const int8_t* w, size_t depth, int32_t units, size_t length,
+                                 int32_t input_offset, int32_t filter_offset, bool accumulate, uint32_t* sums) {
+  uint32_t offset_part = 0;
+  if (filter_offset != 0) {
+    uint32_t row_sum = 0;
+    for (size_t k = 0; k < length; ++k) row_sum += static_cast<uint32_t>(x[k] + input_offset);
+    offset_part = static_cast<uint32_t>(filter_offset) * row_sum;
+  }
+  const uint32_t offset2 = pair_of(input_offset);
+  const auto add = [&](int32_t u, uint32_t part) { sums[u] = (accumulate ? sums[u] : 0u) + part + offset_part; };
+  int32_t u = 0;
+  for (; u + 4 <= units; u += 4) {
+    uint32_t s[4];
+    dot_rows_4(x, w + static_cast<size_t>(u) * depth, length, depth, offset2, s);
+    for (int32_t j = 0; j < 4; ++j) add(u + j, s[j]);
+  }
+  for (; u + 2 <= units; u += 2) {
+    uint32_t s0, s1;
+    dot_rows_2(x, w + static_cast<size_t>(u) * depth, length, depth, offset2, &s0, &s1);
+    add(u, s0);
+    add(u + 1, s1);
+  }
+  if (u < units) {  // an odd last row: computed twice
+    uint32_t s0, s1;
+    dot_rows_2(x, w + static_cast<size_t>(u) * depth, length, 0, offset2, &s0, &s1);
+    add(u, s0);
+  }
+}
+
 }  // namespace grt::kernels::dsp
 #endif  // GRT_KERNELS_DSP
 

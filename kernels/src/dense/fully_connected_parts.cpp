@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "dense_args.h"
+#include "fully_connected_dsp.h"
 
 namespace {
 
@@ -64,6 +65,11 @@ GRT_KERNEL_FUNCTION(fully_connected_sum_s8) {
   const int8_t* input = grt::kernels::data_of<const int8_t>(x);
   const int8_t* weights = grt::kernels::data_of<const int8_t>(w);
   uint32_t* sums = grt::kernels::data_of<uint32_t>(s);
+#if GRT_KERNELS_DSP
+  grt::kernels::dsp::fully_connected_sums(input, weights + first_column, static_cast<size_t>(depth), units,
+                                          static_cast<size_t>(length), input_offset, filter_offset, accumulate, sums);
+  return 0;
+#endif
   for (int u = 0; u < units; ++u) {
     const int8_t* row = weights + u * depth + first_column;
     uint32_t sum = accumulate ? sums[u] : 0u;

@@ -71,5 +71,40 @@ TEST(FullyConnectedDsp, MatchesThePortableKernelOnRandomShapes) {
   }
 }
 
+// fully_connected_sum_s8's DSP part (a band of a layer's input against its weights' columns)
+// against the products summed one by one: every unit count around the four- and two-row
+// steps, runs that start inside a row and end before it, filter offsets, sums that wrap,
+// started and added to.
+TEST(FullyConnectedDsp, SumPartsMatchTheProductsOneByOne) {
+  std::mt19937 engine(77);
+  for (int i = 0; i < 300; ++i) {
+    const int32_t units = 1 + int32_t(engine() % 13u);
+    const size_t depth = 1 + engine() % 200u;
+    const size_t first = engine() % depth;
+    const size_t length = engine() % (depth - first + 1);
+    const int32_t offsets[] = {128, -127, 0, 7};
+    const int32_t input_offset = offsets[engine() % 4];
+    const int32_t filter_offset = engine() % 2 == 0 ? offsets[engine() % 4] : 0;
+    const bool accumulate = engine() % 2 == 0;
+    std::vector<int8_t> x(length), w(size_t(units) * depth);
+    for (auto& e : x) e = int8_t(int(engine() % 256u) - 128);
+    for (auto& e : w) e = int8_t(int(engine() % 256u) - 128);
+    std::vector<uint32_t> sums(static_cast<size_t>(units));
+    for (auto& e : sums) e = engine();
+    std::vector<uint32_t> want = sums;
+    for (int32_t u = 0; u < units; ++u) {
+      uint32_t sum = accumulate ? want[size_t(u)] : 0u;
+      for (size_t k = 0; k < length; ++k) {
+        sum += uint32_t((x[k] + input_offset) * (w[size_t(u) * depth + first + k] + filter_offset));
+      }
+      want[size_t(u)] = sum;
+    }
+    dsp::fully_connected_sums(x.data(), w.data() + first, depth, units, length, input_offset, filter_offset, accumulate,
+                              sums.data());
+    EXPECT_EQ(sums, want) << "units " << units << " depth " << depth << " first " << first << " length " << length
+                          << " offsets " << input_offset << "/" << filter_offset << " accumulate " << accumulate;
+  }
+}
+
 }  // namespace
 }  // namespace grt::test::dense
