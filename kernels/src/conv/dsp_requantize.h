@@ -174,7 +174,8 @@ struct FastRequantizeBounds {
 
 // Whether FastRequantizer applies to every output channel of `a` (patches of `taps`). The
 // channels' conditions as unsigned ranges, their worst cases gathered over all channels with
-// no early exit (a branch per condition and channel cost more than the loads): ~shift = -shift - 1 in [0, most_e), bias + limit - 1 in [0, 2 * limit - 1), every
+// no early exit (a branch per condition and channel cost more than the loads):
+// ~shift = -shift - 1 in [0, most_e), bias + limit - 1 in [0, 2 * limit - 1), and every
 // multiplier's sign bit clear.
 inline bool fast_requantize_applies(const conv::Int8Arithmetic& a, int32_t channels, size_t taps) {
   if (!clamps_to_int8(a)) return false;
