@@ -77,6 +77,23 @@ inline TapRange taps_inside(int64_t origin, int32_t dilation, int32_t taps, int3
   return {static_cast<int32_t>(begin), static_cast<int32_t>(end)};
 }
 
+// Output positions [begin, end) along one axis whose windows lie wholly inside the image
+// (taps_inside gives all `taps` for each), so a loop over them tests no tap. stride and
+// dilation >= 1, pad >= 0 and size < 2^31 (the argument checks), so o * stride - pad's
+// highest value, `reach`, fits 32 unsigned bits: 32-bit divisions, one instruction on the M3
+// and up, where 64-bit ones are library calls.
+inline TapRange whole_windows(int32_t outputs, int32_t stride, int32_t dilation, int32_t pad, int32_t taps,
+                              int32_t size) {
+  const int64_t reach = int64_t{size} - 1 - int64_t{taps - 1} * dilation + pad;  // o * stride <= reach
+  if (reach < 0 || outputs <= 0) return {};
+  const uint32_t step = static_cast<uint32_t>(stride);
+  int64_t begin = (static_cast<uint32_t>(pad) + step - 1) / step;  // o * stride >= pad
+  int64_t end = reach > int64_t{UINT32_MAX} ? outputs : int64_t{static_cast<uint32_t>(reach) / step} + 1;
+  if (end > outputs) end = outputs;
+  if (begin > end) begin = end;
+  return {static_cast<int32_t>(begin), static_cast<int32_t>(end)};
+}
+
 // A 1x1 filter with no padding whose every output pixel reads inside the image.
 inline bool is_pointwise(const ConvGeometry& g) {
   return g.filter_h == 1 && g.filter_w == 1 && g.pad_top == 0 && g.pad_left == 0 &&

@@ -181,7 +181,6 @@ struct TapWalk {
   const int8_t* w;  // its weights (channel 0)
   int32_t rows, cols;
   int32_t first_tap;  // of the filter window, row-major: where pack_3x3's weights start
-  bool whole_3x3;
 };
 
 // The taps of output pixel (b, oy, ox) inside the image (input pixels Cin bytes apart,
@@ -195,7 +194,7 @@ inline TapWalk tap_walk(const conv::ConvGeometry& g, const int8_t* input, const 
   const int64_t origin_x = static_cast<int64_t>(ox) * g.stride_w - g.pad_left;
   const conv::TapRange rows = conv::taps_inside(origin_y, g.dilation_h, g.filter_h, g.input_h);
   const conv::TapRange cols = conv::taps_inside(origin_x, g.dilation_w, g.filter_w, g.input_w);
-  TapWalk walk{input, filter, rows.end - rows.begin, cols.end - cols.begin, 0, false};
+  TapWalk walk{input, filter, rows.end - rows.begin, cols.end - cols.begin, 0};
   if (walk.rows <= 0 || walk.cols <= 0) {
     walk.rows = walk.cols = 0;  // nothing is read
     return walk;
@@ -206,13 +205,49 @@ inline TapWalk tap_walk(const conv::ConvGeometry& g, const int8_t* input, const 
            static_cast<size_t>(first_x) * pixel_pitch;
   walk.w = filter + static_cast<size_t>(rows.begin) * filter_row_pitch + static_cast<size_t>(cols.begin) * g.output_c;
   walk.first_tap = rows.begin * g.filter_w + cols.begin;
-  walk.whole_3x3 = g.filter_h == 3 && g.filter_w == 3 && g.dilation_h == 1 && g.dilation_w == 1 && walk.rows == 3 &&
-                   walk.cols == 3;
   return walk;
 }
 
+// The channels [chunk, chunk_end) (multiples of 4) of one output pixel whose window `walk`
+// describes, anywhere in the image: the 3x3 window's border on packed weights, other
+// windows tap by tap.
+template <class Requantizer, class Stage>
+inline void depthwise_walked_pixel(const conv::ConvGeometry& g, const TapWalk& walk, int32_t chunk, int32_t chunk_end,
+                                   const uint32_t* packed, const Requantizer* table, uint32_t offset2,
+                                   const Stage& stage, int8_t* out) {
+  const size_t pixel_pitch = static_cast<size_t>(g.output_c);
+  const size_t row_pitch = static_cast<size_t>(g.input_w) * pixel_pitch;
+  if (g.filter_h == 3 && g.filter_w == 3 && g.dilation_h == 1 && g.dilation_w == 1) {
+    const uint32_t* w = packed + 2 * walk.first_tap;
+    for (int32_t c = chunk; c < chunk_end; c += 4, w += 18) {
+      Sums4 s;
+      clear(s);
+      depthwise_3x3_border(walk.x + c, w, walk.rows, walk.cols, pixel_pitch, row_pitch, offset2, s);
+      store4(out + c, table + (c - chunk), s, stage);
+    }
+    return;
+  }
+  const size_t filter_row_pitch = static_cast<size_t>(g.filter_w) * pixel_pitch;
+  const size_t x_row_step = static_cast<size_t>(g.dilation_h) * row_pitch;
+  const size_t x_col_step = static_cast<size_t>(g.dilation_w) * pixel_pitch;
+  for (int32_t c = chunk; c < chunk_end; c += 4) {
+    Sums4 s;
+    clear(s);
+    const int8_t* x_row = walk.x + c;
+    const int8_t* w_row = walk.w + c;
+    for (int32_t fy = 0; fy < walk.rows; ++fy, x_row += x_row_step, w_row += filter_row_pitch) {
+      const int8_t* x = x_row;
+      const int8_t* w = w_row;
+      for (int32_t fx = 0; fx < walk.cols; ++fx, x += x_col_step, w += pixel_pitch) depthwise_tap4(x, w, offset2, s);
+    }
+    store4(out + c, table + (c - chunk), s, stage);
+  }
+}
+
 // Channels in chunks of kDepthwiseChunk (multiples of 4), each chunk over the whole image
-// with its requantizers worked out once; leftover channels one by one.
+// with its requantizers worked out once; leftover channels one by one. A 3x3 filter's
+// windows wholly inside the image (whole_windows: most of them) are walked by stepping one
+// pointer along each row; the others are located one by one (tap_walk).
 template <class Stage>
 inline void depthwise_multiplier1(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter, int8_t* output,
                                   const conv::Int8Arithmetic& a) {
@@ -220,12 +255,17 @@ inline void depthwise_multiplier1(const conv::ConvGeometry& g, const int8_t* inp
   const int32_t blocked = channels & ~3;
   const size_t pixel_pitch = static_cast<size_t>(channels);
   const size_t row_pitch = static_cast<size_t>(g.input_w) * pixel_pitch;
-  const size_t filter_row_pitch = static_cast<size_t>(g.filter_w) * pixel_pitch;
   const size_t x_row_step = static_cast<size_t>(g.dilation_h) * row_pitch;
   const size_t x_col_step = static_cast<size_t>(g.dilation_w) * pixel_pitch;
+  const size_t filter_row_pitch = static_cast<size_t>(g.filter_w) * pixel_pitch;
   const uint32_t offset2 = pair_of(a.input_offset);
   const Stage stage(a);
   const bool unit_3x3 = g.filter_h == 3 && g.filter_w == 3 && g.dilation_h == 1 && g.dilation_w == 1;
+  const conv::TapRange inside_rows =
+      unit_3x3 ? conv::whole_windows(g.output_h, g.stride_h, 1, g.pad_top, 3, g.input_h) : conv::TapRange{};
+  const conv::TapRange inside_cols =
+      unit_3x3 ? conv::whole_windows(g.output_w, g.stride_w, 1, g.pad_left, 3, g.input_w) : conv::TapRange{};
+  const size_t inside_step = static_cast<size_t>(g.stride_w) * pixel_pitch;  // between whole windows of a row
   using Requantizer = typename Stage::Requantizer;
   Requantizer table[kDepthwiseChunk];
   uint32_t packed[kDepthwiseChunk / 4 * 9 * 2];  // pack_3x3's
@@ -237,42 +277,31 @@ inline void depthwise_multiplier1(const conv::ConvGeometry& g, const int8_t* inp
     int8_t* out = output;
     for (int32_t b = 0; b < g.batches; ++b) {
       for (int32_t oy = 0; oy < g.output_h; ++oy) {
-        for (int32_t ox = 0; ox < g.output_w; ++ox, out += pixel_pitch) {
-          const TapWalk walk = tap_walk(g, input, filter, b, oy, ox);
-          if (walk.whole_3x3) {  // one pointer per stream, each stepped by the loop
-            const int8_t* x = walk.x + chunk;
-            const uint32_t* w = packed;
-            int8_t* o = out + chunk;
-            for (const Requantizer* r = table; r != table_end; r += 4, x += 4, o += 4) {
-              Sums4 s;
-              clear(s);
-              depthwise_3x3(x, w, pixel_pitch, row_pitch, offset2, s);
-              store4(o, r, s, stage);
+        const bool row_inside = oy >= inside_rows.begin && oy < inside_rows.end;
+        for (int32_t ox = 0; ox < g.output_w;) {
+          if (row_inside && ox == inside_cols.begin && ox < inside_cols.end) {
+            // The row's whole windows: one pointer per stream, each stepped by the loops.
+            const int8_t* x_pixel = input +
+                                    (static_cast<size_t>(b) * g.input_h + static_cast<size_t>(oy * g.stride_h - g.pad_top)) *
+                                        row_pitch +
+                                    static_cast<size_t>(ox * g.stride_w - g.pad_left) * pixel_pitch + chunk;
+            for (; ox < inside_cols.end; ++ox, out += pixel_pitch, x_pixel += inside_step) {
+              const int8_t* x = x_pixel;
+              const uint32_t* w = packed;
+              int8_t* o = out + chunk;
+              for (const Requantizer* r = table; r != table_end; r += 4, x += 4, o += 4) {
+                Sums4 s;
+                clear(s);
+                depthwise_3x3(x, w, pixel_pitch, row_pitch, offset2, s);
+                store4(o, r, s, stage);
+              }
             }
             continue;
           }
-          if (unit_3x3) {
-            const uint32_t* w = packed + 2 * walk.first_tap;
-            for (int32_t c = chunk; c < chunk_end; c += 4, w += 18) {
-              Sums4 s;
-              clear(s);
-              depthwise_3x3_border(walk.x + c, w, walk.rows, walk.cols, pixel_pitch, row_pitch, offset2, s);
-              store4(out + c, table + (c - chunk), s, stage);
-            }
-            continue;
-          }
-          for (int32_t c = chunk; c < chunk_end; c += 4) {
-            Sums4 s;
-            clear(s);
-            const int8_t* x_row = walk.x + c;
-            const int8_t* w_row = walk.w + c;
-            for (int32_t fy = 0; fy < walk.rows; ++fy, x_row += x_row_step, w_row += filter_row_pitch) {
-              const int8_t* x = x_row;
-              const int8_t* w = w_row;
-              for (int32_t fx = 0; fx < walk.cols; ++fx, x += x_col_step, w += pixel_pitch) depthwise_tap4(x, w, offset2, s);
-            }
-            store4(out + c, table + (c - chunk), s, stage);
-          }
+          depthwise_walked_pixel(g, tap_walk(g, input, filter, b, oy, ox), chunk, chunk_end, packed, table, offset2,
+                                 stage, out);
+          ++ox;
+          out += pixel_pitch;
         }
       }
     }
