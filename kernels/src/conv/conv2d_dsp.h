@@ -189,42 +189,126 @@ inline void gather_patch(const conv::ConvGeometry& g, const int8_t* input, const
 // Filters per pass over the image: their requantizers sit in a stack table.
 constexpr int32_t kConvChunk = 16;
 
-// The filters [lo, end) (at least two) times the patches x and x + k: output pixels out0
-// and out1 (the same pixel twice when out1 == out0). Filters go in pairs; an odd count's
-// last pair overlaps the one before it, whose outputs are written again (the same bytes).
-// `expanded` (or null) holds expand_patches' words of x.
-template <bool kOffset, class Stage>
-inline void filters_times_patches(const int8_t* x, const int8_t* filter, size_t k, int32_t lo, int32_t end,
-                                  uint32_t offset2, const typename Stage::Requantizer* table, const Stage& output_stage,
-                                  int8_t* out0, int8_t* out1, const uint32_t* expanded = nullptr) {
-  const Stage stage = output_stage;
-  for (int32_t oc = lo; oc < end; oc += 2) {
-    const int32_t first = oc + 1 < end ? oc : end - 2;
-    const int8_t* w = filter + static_cast<size_t>(first) * k;
-    const Sums2x2 s = expanded != nullptr ? dot_2x2_expanded(expanded, x, w, k, kOffset ? lo16(offset2) : 0)
-                                          : dot_2x2<kOffset>(x, w, k, offset2);
-    const auto& r0 = table[first - lo];
-    const auto& r1 = table[first - lo + 1];
-    // Each filter's two outputs, then their stores (a store may alias the table).
-    const int8_t v00 = finish(r0, s.p0c0, stage), v10 = finish(r0, s.p1c0, stage);
-    out0[first] = v00;
-    out1[first] = v10;
-    const int8_t v01 = finish(r1, s.p0c1, stage), v11 = finish(r1, s.p1c1, stage);
-    out0[first + 1] = v01;
-    out1[first + 1] = v11;
+// One chunk of filters [lo, end) (at least two) and their requantizers. Filters go in
+// pairs; an odd count's last pair overlaps the one before it, whose outputs are written
+// again (the same bytes).
+template <class Requantizer>
+struct FilterChunk {
+  Requantizer table[kConvChunk];
+  int32_t lo = 0, end = 0;
+};
+
+// For the pointwise loop, a chunk's pairs worth computing, by their first filter (from lo),
+// and the outputs of the others (list_pairs). Apart from FilterChunk: the gathered loops,
+// deeper in the stack, keep only the chunk.
+struct ChunkPairs {
+  int32_t pair_count = 0, constant_count = 0;
+  uint8_t pairs[kConvChunk / 2];
+  uint8_t constant_filters[kConvChunk];  // from lo
+  int8_t constant_outputs[kConvChunk];
+};
+
+// The chunk of filters starting at `first` (a lone last filter pairs with the one before
+// it) and its requantizers.
+template <class Stage>
+inline void fill_chunk(const conv::Int8Arithmetic& a, int32_t first, int32_t output_c, const Stage& stage,
+                       FilterChunk<typename Stage::Requantizer>* chunk) {
+  chunk->end = output_c - first < kConvChunk ? output_c : first + kConvChunk;
+  chunk->lo = chunk->end - first == 1 ? first - 1 : first;
+  for (int32_t i = 0; i < chunk->end - chunk->lo; ++i) chunk->table[i] = stage.requantizer(a, chunk->lo + i);
+}
+
+// The chunk's pairs that need sums, and the outputs of those that do not: both requantizers
+// of multiplier 0, which give one output whatever the sum (pruned filters get such
+// requantizers: FastOutputStage). Only for a stage of pruned filters (constant_count stays
+// 0 otherwise: every pair is computed, in order, as without pruning).
+template <class Stage>
+inline void list_pairs(const Stage& stage, const FilterChunk<typename Stage::Requantizer>& chunk, ChunkPairs* to) {
+  const int32_t count = chunk.end - chunk.lo;
+  to->pair_count = to->constant_count = 0;
+  if (!stage.has_pruned_filters()) return;
+  for (int32_t i = 0; i < count; i += 2) {
+    const int32_t first = i + 1 < count ? i : count - 2;
+    if ((chunk.table[first].multiplier | chunk.table[first + 1].multiplier) != 0) {
+      to->pairs[to->pair_count++] = static_cast<uint8_t>(first);
+      continue;
+    }
+    for (int32_t f = first; f < first + 2; ++f) {
+      to->constant_filters[to->constant_count] = static_cast<uint8_t>(f);
+      to->constant_outputs[to->constant_count++] = finish(chunk.table[f], 0u, stage);
+    }
   }
 }
 
-// The filters [lo, end) (at least two) times the one patch x: output pixel `out`, filters in
-// pairs as above. For a lone last pixel, which a pair of patches would compute twice.
-// `expanded` (or null: dot_rows_2 re-extends x for every pair) holds expand_patch's words of x.
+// The outputs of a chunk's pairs that need no sums, for one pixel (filters from `lo`).
+inline void write_constant_outputs(const ChunkPairs& pairs, int32_t lo, int8_t* out) {
+  for (int32_t i = 0; i < pairs.constant_count; ++i) out[lo + pairs.constant_filters[i]] = pairs.constant_outputs[i];
+}
+
+// The filters `first` and first + 1 of the chunk times the patches x and x + k: output
+// pixels out0 and out1 (the same pixel twice when out1 == out0). `expanded` (or null) holds
+// expand_patches' words of x.
 template <bool kOffset, class Stage>
-inline void filters_times_patch(const int8_t* x, const int8_t* filter, size_t k, int32_t lo, int32_t end, uint32_t offset2,
-                                const typename Stage::Requantizer* table, const Stage& output_stage, int8_t* out,
-                                const uint32_t* expanded) {
+__attribute__((always_inline)) inline void pair_times_patches(const int8_t* x, const int8_t* filter, size_t k, int32_t first,
+                                                              const FilterChunk<typename Stage::Requantizer>& chunk,
+                                                              uint32_t offset2, const Stage& stage, int8_t* out0,
+                                                              int8_t* out1, const uint32_t* expanded) {
+  const int8_t* w = filter + static_cast<size_t>(first) * k;
+  const Sums2x2 s = expanded != nullptr ? dot_2x2_expanded(expanded, x, w, k, kOffset ? lo16(offset2) : 0)
+                                        : dot_2x2<kOffset>(x, w, k, offset2);
+  const auto& r0 = chunk.table[first - chunk.lo];
+  const auto& r1 = chunk.table[first - chunk.lo + 1];
+  // Each filter's two outputs, then their stores (a store may alias the table).
+  const int8_t v00 = finish(r0, s.p0c0, stage), v10 = finish(r0, s.p1c0, stage);
+  out0[first] = v00;
+  out1[first] = v10;
+  const int8_t v01 = finish(r1, s.p0c1, stage), v11 = finish(r1, s.p1c1, stage);
+  out0[first + 1] = v01;
+  out1[first + 1] = v11;
+}
+
+// Every pair of the chunk's filters times the patches x and x + k (pair_times_patches).
+template <bool kOffset, class Stage>
+__attribute__((always_inline)) inline void filters_times_patches(const int8_t* x, const int8_t* filter, size_t k,
+                                                                 const FilterChunk<typename Stage::Requantizer>& chunk,
+                                                                 uint32_t offset2, const Stage& output_stage, int8_t* out0,
+                                                                 int8_t* out1, const uint32_t* expanded = nullptr) {
   const Stage stage = output_stage;
-  for (int32_t oc = lo; oc < end; oc += 2) {
-    const int32_t first = oc + 1 < end ? oc : end - 2;
+  for (int32_t oc = chunk.lo; oc < chunk.end; oc += 2) {
+    const int32_t first = oc + 1 < chunk.end ? oc : chunk.end - 2;
+    pair_times_patches<kOffset, Stage>(x, filter, k, first, chunk, offset2, stage, out0, out1, expanded);
+  }
+}
+
+// The listed pairs only (list_pairs), and the others' outputs.
+template <bool kOffset, class Stage>
+__attribute__((noinline)) void listed_filters_times_patches(const int8_t* x, const int8_t* filter, size_t k,
+                                                            const FilterChunk<typename Stage::Requantizer>& chunk,
+                                                            const ChunkPairs& pairs, uint32_t offset2,
+                                                            const Stage& output_stage, int8_t* out0, int8_t* out1,
+                                                            const uint32_t* expanded) {
+  const Stage stage = output_stage;
+  for (int32_t i = 0; i < pairs.pair_count; ++i) {
+    pair_times_patches<kOffset, Stage>(x, filter, k, chunk.lo + pairs.pairs[i], chunk, offset2, stage, out0, out1, expanded);
+  }
+  write_constant_outputs(pairs, chunk.lo, out0);
+  write_constant_outputs(pairs, chunk.lo, out1);
+}
+
+// The chunk's pairs (every pair, or the listed ones and the others' outputs) times the one
+// patch x: output pixel `out`. For a lone last pixel, which a pair of patches would compute
+// twice. `expanded` (or null: dot_rows_2 re-extends x for every pair) holds expand_patch's
+// words of x.
+template <bool kOffset, class Stage>
+inline void filters_times_patch(const int8_t* x, const int8_t* filter, size_t k,
+                                const FilterChunk<typename Stage::Requantizer>& chunk, const ChunkPairs& pairs,
+                                uint32_t offset2, const Stage& output_stage, int8_t* out, const uint32_t* expanded) {
+  const Stage stage = output_stage;
+  const bool every_pair = pairs.constant_count == 0;
+  const int32_t count = every_pair ? (chunk.end - chunk.lo + 1) / 2 : pairs.pair_count;
+  for (int32_t i = 0; i < count; ++i) {
+    const int32_t in_order = chunk.lo + 2 * i < chunk.end - 2 ? chunk.lo + 2 * i : chunk.end - 2;
+    const int32_t first = every_pair ? in_order : chunk.lo + pairs.pairs[i];
     const int8_t* w = filter + static_cast<size_t>(first) * k;
     uint32_t s0, s1;
     if (expanded != nullptr) {
@@ -234,21 +318,11 @@ inline void filters_times_patch(const int8_t* x, const int8_t* filter, size_t k,
     } else {
       dot_rows_2(x, w, k, k, offset2, &s0, &s1);
     }
-    const int8_t v0 = finish(table[first - lo], s0, stage), v1 = finish(table[first - lo + 1], s1, stage);
+    const int8_t v0 = finish(chunk.table[first - chunk.lo], s0, stage), v1 = finish(chunk.table[first - chunk.lo + 1], s1, stage);
     out[first] = v0;
     out[first + 1] = v1;
   }
-}
-
-// The filters [lo, end) of the chunk starting at `chunk` (a lone last filter pairs with the
-// one before it), their requantizers into `table`.
-template <class Requantizer>
-inline int32_t chunk_table(const conv::Int8Arithmetic& a, int32_t chunk, int32_t output_c, Requantizer* table,
-                           int32_t* end) {
-  *end = output_c - chunk < kConvChunk ? output_c : chunk + kConvChunk;
-  const int32_t lo = *end - chunk == 1 ? chunk - 1 : chunk;
-  fill_requantizers(a, lo, *end - lo, table);
-  return lo;
+  write_constant_outputs(pairs, chunk.lo, out);
 }
 
 // Two pixels' patches gathered side by side into `patches` (2 * k bytes), once for every
@@ -256,17 +330,15 @@ inline int32_t chunk_table(const conv::Int8Arithmetic& a, int32_t chunk, int32_t
 // with either buffer below.
 template <bool kOffset, class Stage>
 __attribute__((noinline)) void conv2d_gathered(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter,
-                                               int8_t* output, const conv::Int8Arithmetic& a, size_t k, int8_t* patches,
-                                               uint32_t* expanded) {
+                                               int8_t* output, const conv::Int8Arithmetic& a, const Stage& stage, size_t k,
+                                               int8_t* patches, uint32_t* expanded) {
   const uint32_t offset2 = kOffset ? pair_of(a.input_offset) : 0u;
-  const Stage stage(a);
   const size_t pitch = static_cast<size_t>(g.output_c);
   const size_t pixels = static_cast<size_t>(g.batches) * g.output_h * g.output_w;
-  typename Stage::Requantizer table[kConvChunk];
-  int32_t end = 0;
+  FilterChunk<typename Stage::Requantizer> chunk;
   const int8_t pad = static_cast<int8_t>(-a.input_offset);  // the checks keep it in int8
   const bool one_chunk = g.output_c <= kConvChunk;  // then the table is made once
-  int32_t lo = one_chunk ? chunk_table(a, 0, g.output_c, table, &end) : 0;
+  if (one_chunk) fill_chunk(a, 0, g.output_c, stage, &chunk);
   PixelCursor at;
   for (size_t p = 0; p < pixels; p += 2) {
     const bool two = p + 1 < pixels;
@@ -280,9 +352,9 @@ __attribute__((noinline)) void conv2d_gathered(const conv::ConvGeometry& g, cons
     }
     if (expanded != nullptr) expand_patches<kOffset>(patches, k, offset2, expanded);
     int8_t* out = output + p * pitch;
-    for (int32_t chunk = 0; chunk < g.output_c; chunk += kConvChunk) {
-      if (!one_chunk) lo = chunk_table(a, chunk, g.output_c, table, &end);
-      filters_times_patches<kOffset, Stage>(patches, filter, k, lo, end, offset2, table, stage, out, two ? out + pitch : out,
+    for (int32_t first = 0; first < g.output_c; first += kConvChunk) {
+      if (!one_chunk) fill_chunk(a, first, g.output_c, stage, &chunk);
+      filters_times_patches<kOffset, Stage>(patches, filter, k, chunk, offset2, stage, out, two ? out + pitch : out,
                                             expanded);
     }
   }
@@ -292,17 +364,19 @@ __attribute__((noinline)) void conv2d_gathered(const conv::ConvGeometry& g, cons
 // patches are also expanded (expanded_dot_dsp.h) when they fit.
 template <bool kOffset, class Stage>
 __attribute__((noinline)) void conv2d_small_patches(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter,
-                                                    int8_t* output, const conv::Int8Arithmetic& a, size_t k) {
+                                                    int8_t* output, const conv::Int8Arithmetic& a, const Stage& stage,
+                                                    size_t k) {
   int8_t patches[2 * kMaxPatch];
   uint32_t expanded[kExpandedWords];
   const bool expand = k >= 4 && k <= kMaxExpanded;
-  conv2d_gathered<kOffset, Stage>(g, input, filter, output, a, k, patches, expand ? expanded : nullptr);
+  conv2d_gathered<kOffset, Stage>(g, input, filter, output, a, stage, k, patches, expand ? expanded : nullptr);
 }
 template <bool kOffset, class Stage>
 __attribute__((noinline)) void conv2d_large_patches(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter,
-                                                    int8_t* output, const conv::Int8Arithmetic& a, size_t k) {
+                                                    int8_t* output, const conv::Int8Arithmetic& a, const Stage& stage,
+                                                    size_t k) {
   int8_t patches[2 * kMaxLargePatch];
-  conv2d_gathered<kOffset, Stage>(g, input, filter, output, a, k, patches, nullptr);
+  conv2d_gathered<kOffset, Stage>(g, input, filter, output, a, stage, k, patches, nullptr);
 }
 
 // A pointwise filter with stride 1 over the whole image reads its patches in place
@@ -312,28 +386,35 @@ __attribute__((noinline)) void conv2d_large_patches(const conv::ConvGeometry& g,
 // lone pixel (expanded_dot_dsp.h).
 template <bool kOffset, class Stage>
 __attribute__((noinline)) void conv2d_in_place(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter,
-                                               int8_t* output, const conv::Int8Arithmetic& a, size_t k) {
+                                               int8_t* output, const conv::Int8Arithmetic& a, const Stage& stage, size_t k) {
   const uint32_t offset2 = kOffset ? pair_of(a.input_offset) : 0u;
-  const Stage stage(a);
   const size_t pitch = static_cast<size_t>(g.output_c);
   const size_t pixels = static_cast<size_t>(g.batches) * g.output_h * g.output_w;
-  typename Stage::Requantizer table[kConvChunk];
+  FilterChunk<typename Stage::Requantizer> chunk;
+  ChunkPairs pairs;
   uint32_t expanded[kExpandedWords];
   const bool expand = k >= 4 && k <= kMaxExpanded;
-  int32_t end = 0;
-  for (int32_t chunk = 0; chunk < g.output_c; chunk += kConvChunk) {
-    const int32_t lo = chunk_table(a, chunk, g.output_c, table, &end);
+  for (int32_t first = 0; first < g.output_c; first += kConvChunk) {
+    fill_chunk(a, first, g.output_c, stage, &chunk);
+    list_pairs(stage, chunk, &pairs);
+    const bool every_pair = pairs.constant_count == 0;
+    const bool any_sums = every_pair || pairs.pair_count != 0;
     for (size_t p = 0; p + 1 < pixels; p += 2) {
       int8_t* out = output + p * pitch;
       const int8_t* x = input + p * k;
-      if (expand) expand_patches<kOffset>(x, k, offset2, expanded);
-      filters_times_patches<kOffset, Stage>(x, filter, k, lo, end, offset2, table, stage, out, out + pitch,
-                                            expand ? expanded : nullptr);
+      if (expand && any_sums) expand_patches<kOffset>(x, k, offset2, expanded);
+      if (every_pair) {
+        filters_times_patches<kOffset, Stage>(x, filter, k, chunk, offset2, stage, out, out + pitch,
+                                              expand ? expanded : nullptr);
+      } else {
+        listed_filters_times_patches<kOffset, Stage>(x, filter, k, chunk, pairs, offset2, stage, out, out + pitch,
+                                                     expand ? expanded : nullptr);
+      }
     }
     if (pixels % 2 != 0) {
       const int8_t* x = input + (pixels - 1) * k;
-      if (expand) expand_patch<kOffset>(x, k, offset2, expanded);
-      filters_times_patch<kOffset, Stage>(x, filter, k, lo, end, offset2, table, stage, output + (pixels - 1) * pitch,
+      if (expand && any_sums) expand_patch<kOffset>(x, k, offset2, expanded);
+      filters_times_patch<kOffset, Stage>(x, filter, k, chunk, pairs, offset2, stage, output + (pixels - 1) * pitch,
                                           expand ? expanded : nullptr);
     }
   }
@@ -342,13 +423,13 @@ __attribute__((noinline)) void conv2d_in_place(const conv::ConvGeometry& g, cons
 // The output pixels two at a time, the filters in chunks: in place, or gathered.
 template <bool kOffset, class Stage>
 inline void conv2d_pixel_pairs(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter, int8_t* output,
-                               const conv::Int8Arithmetic& a, bool in_place, size_t k) {
+                               const conv::Int8Arithmetic& a, const Stage& stage, bool in_place, size_t k) {
   if (in_place) {
-    conv2d_in_place<kOffset, Stage>(g, input, filter, output, a, k);
+    conv2d_in_place<kOffset, Stage>(g, input, filter, output, a, stage, k);
   } else if (k <= kMaxPatch) {
-    conv2d_small_patches<kOffset, Stage>(g, input, filter, output, a, k);
+    conv2d_small_patches<kOffset, Stage>(g, input, filter, output, a, stage, k);
   } else {
-    conv2d_large_patches<kOffset, Stage>(g, input, filter, output, a, k);
+    conv2d_large_patches<kOffset, Stage>(g, input, filter, output, a, stage, k);
   }
 }
 
@@ -357,8 +438,8 @@ inline void conv2d_pixel_pairs(const conv::ConvGeometry& g, const int8_t* input,
 // null: the importer's argument 16) holds bias + input_offset * sum of each filter, so the
 // products are raw int8 ones and the patches' padding (the input zero point) still adds
 // nothing.
-inline bool conv2d_s8(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter, int8_t* output,
-                      const conv::Int8Arithmetic& a, const int32_t* folded_bias) {
+__attribute__((always_inline)) inline bool conv2d_s8(const conv::ConvGeometry& g, const int8_t* input, const int8_t* filter,
+                                                     int8_t* output, const conv::Int8Arithmetic& a, const int32_t* folded_bias) {
   if (g.filter_c != g.input_c || g.output_c < 2) return false;
   const size_t k = static_cast<size_t>(g.filter_h) * g.filter_w * g.input_c;
   const size_t pixels = static_cast<size_t>(g.batches) * g.output_h * g.output_w;
@@ -372,12 +453,14 @@ inline bool conv2d_s8(const conv::ConvGeometry& g, const int8_t* input, const in
     conv::Int8Arithmetic folded = a;
     folded.bias = folded_bias;
     if (fast_requantize_applies(folded, g.output_c, k)) {
-      conv2d_pixel_pairs<false, FastOutputStage>(g, input, filter, output, folded, in_place, k);
+      conv2d_pixel_pairs<false>(g, input, filter, output, folded, FastOutputStage(folded), in_place, k);
+    } else if (only_pruned_filters_fail(folded, g.output_c, k, filter)) {
+      conv2d_pixel_pairs<false>(g, input, filter, output, folded, FastOutputStage(folded, k), in_place, k);
     } else {
-      conv2d_pixel_pairs<false, OutputStage>(g, input, filter, output, folded, in_place, k);
+      conv2d_pixel_pairs<false>(g, input, filter, output, folded, OutputStage(folded), in_place, k);
     }
   } else {
-    conv2d_pixel_pairs<true, OutputStage>(g, input, filter, output, a, in_place, k);
+    conv2d_pixel_pairs<true>(g, input, filter, output, a, OutputStage(a), in_place, k);
   }
   return true;
 }

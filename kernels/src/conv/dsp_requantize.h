@@ -67,6 +67,8 @@ struct OutputStage {
     if (value > max) value = max;
     return static_cast<int8_t>(value);
   }
+  static ChannelRequantizer requantizer(const conv::Int8Arithmetic& a, int32_t c) { return ChannelRequantizer::of(a, c); }
+  static bool has_pruned_filters() { return false; }
 };
 
 inline bool clamps_to_int8(const conv::Int8Arithmetic& a) {
@@ -93,6 +95,8 @@ struct FastRequantizer {
     const uint32_t constant = (1u << (e - 1)) + (static_cast<uint32_t>(a.output_offset) << e);
     return {a.bias != nullptr ? static_cast<uint32_t>(a.bias[c]) : 0u, a.multipliers[c], static_cast<int32_t>(constant), e};
   }
+  // The output `value` whatever the sum (multiplier 0, no shift): a pruned filter's.
+  static FastRequantizer constant_output(int8_t value) { return {0u, 0, value, 0}; }
   int8_t apply(uint32_t sum) const {
 #if defined(GRT_DSP_EMULATE)
     const int32_t x = static_cast<int32_t>(sum + bias);
@@ -170,6 +174,13 @@ struct FastRequantizeBounds {
     const int32_t bits = 64 - __builtin_clzll(v);
     most_e = bits > 30 ? 0 : 31 - bits;
   }
+  // Whether channel c of `a` (whose clamp is the whole int8 range) meets the conditions.
+  bool admits(const conv::Int8Arithmetic& a, int32_t c) const {
+    const uint32_t shift = ~static_cast<uint32_t>(a.shifts[c]);
+    const uint32_t bias = (a.bias != nullptr ? static_cast<uint32_t>(a.bias[c]) : 0u) + static_cast<uint32_t>(bias_limit - 1);
+    return bias_limit > 0 && a.multipliers[c] >= 0 && shift < static_cast<uint32_t>(most_e) &&
+           bias < static_cast<uint32_t>(2 * bias_limit - 1);
+  }
 };
 
 // Whether FastRequantizer applies to every output channel of `a` (patches of `taps`). The
@@ -199,10 +210,45 @@ inline bool fast_requantize_applies(const conv::Int8Arithmetic& a, int32_t chann
                            worst_bias < static_cast<uint32_t>(2 * bounds.bias_limit - 1));
 }
 
-// FastRequantizer's stage: it clamps and offsets the output itself.
+// Whether every filter of `filters` (`taps` consecutive bytes each) that FastRequantizer
+// cannot requantize has only zero weights. Such a pruned filter (65 % of VWW's pointwise
+// filters) makes every sum 0, so its output is one value whatever the input
+// (FastOutputStage::requantizer). Only failing channels are read, each up to its first
+// nonzero word.
+inline bool only_pruned_filters_fail(const conv::Int8Arithmetic& a, int32_t channels, size_t taps, const int8_t* filters) {
+  if (!clamps_to_int8(a)) return false;
+  const FastRequantizeBounds bounds(a, taps);
+  for (int32_t c = 0; c < channels; ++c) {
+    if (bounds.admits(a, c)) continue;
+    const int8_t* w = filters + static_cast<size_t>(c) * taps;
+    uint32_t any = 0;
+    size_t i = 0;
+    for (; i + 4 <= taps && any == 0; i += 4) any = load4(w + i);
+    for (; i < taps && any == 0; ++i) any = static_cast<uint8_t>(w[i]);
+    if (any != 0) return false;
+  }
+  return true;
+}
+
+// FastRequantizer's stage: it clamps and offsets the output itself. With `pruned_taps`
+// (the patch size; 0: none), the channels FastRequantizer cannot take have pruned filters
+// (only_pruned_filters_fail): their requantizer gives the exact output of a sum of 0
+// whatever the sum. One word: the kernels keep copies of their stage.
 struct FastOutputStage {
   using Requantizer = FastRequantizer;
-  explicit FastOutputStage(const conv::Int8Arithmetic&) {}
+  size_t pruned_taps;
+
+  explicit FastOutputStage(const conv::Int8Arithmetic&, size_t pruned_patch_taps = 0) : pruned_taps(pruned_patch_taps) {}
+  bool has_pruned_filters() const { return pruned_taps != 0; }
+  FastRequantizer requantizer(const conv::Int8Arithmetic& a, int32_t c) const {
+    return pruned_taps != 0 ? pruned_layer_requantizer(a, c, pruned_taps) : FastRequantizer::of(a, c);
+  }
+  // Out of line: its exact arithmetic would otherwise deepen every fast kernel's frame.
+  __attribute__((noinline)) static FastRequantizer pruned_layer_requantizer(const conv::Int8Arithmetic& a, int32_t c,
+                                                                           size_t taps) {
+    if (FastRequantizeBounds(a, taps).admits(a, c)) return FastRequantizer::of(a, c);
+    return FastRequantizer::constant_output(OutputStage(a)(ChannelRequantizer::of(a, c).apply(0)));
+  }
 };
 
 // The output step of one channel: exact with any parameters (ChannelRequantizer and the

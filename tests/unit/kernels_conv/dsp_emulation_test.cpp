@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -419,6 +420,89 @@ TEST(Conv2dDsp, MatchesThePortableKernelAndTflmOnRandomShapes) {
   EXPECT_GT(handled, 200);  // the random shapes mostly take the DSP path, in both forms
   EXPECT_GT(large, 20);     // and many of them gather patches above kMaxPatch
   EXPECT_GT(fast, int(shapes.size()));  // the folded ones often with FastRequantizer
+}
+
+// Pruned filters (all weights zero; VWW's deeper pointwise layers are 65 % such filters) with
+// the parameters their zero scale gives them (a bias near 2^30, a right shift of 27), which
+// FastRequantizer cannot take: the layer still takes it, the pruned filters' outputs being
+// their requantized bias, and the pairs of two pruned filters are skipped. Pruned filters
+// first, last, alone in a pair, in pairs, every filter; chunks of 16, odd counts, in place and
+// gathered, a lone last pixel. One nonzero weight in such a filter sends the layer to the
+// exact requantizer.
+TEST(Conv2dDsp, PrunedFiltersOutputTheirBiasAndMatchThePortableKernelAndTflm) {
+  std::mt19937 engine(777);
+  struct Shape {
+    std::vector<int64_t> input;
+    int64_t kh, kw, filters;
+    ref::Window window;
+  };
+  const Shape shapes[] = {
+      {{1, 3, 3, 64}, 1, 1, 40, {}},                  // in place, odd pixels: a lone last one
+      {{1, 2, 2, 128}, 1, 1, 33, {}},                 // in place, not expanded, odd filter count
+      {{1, 1, 5, 16}, 1, 1, 17, {}},                  // a chunk and one filter
+      {{1, 6, 6, 8}, 1, 1, 20, {2, 2, 1, 1, 0, 0}},   // gathered (stride 2)
+      {{1, 5, 5, 4}, 3, 3, 18, {1, 1, 1, 1, 1, 1}},   // gathered 3x3
+  };
+  int pruned_layers = 0, exact_layers = 0;
+  for (const Shape& shape : shapes) {
+    Geometry g;
+    g.window = shape.window;
+    g.input = shape.input;
+    g.filter = {shape.filters, shape.kh, shape.kw, shape.input[3]};
+    g.output = {1, windowed(shape.input[1], shape.kh, g.window.stride_h, 1, g.window.pad_top),
+                windowed(shape.input[2], shape.kw, g.window.stride_w, 1, g.window.pad_left), shape.filters};
+    const size_t taps = size_t(shape.kh * shape.kw * shape.input[3]);
+    const size_t filters = size_t(shape.filters);
+    for (int variant = 0; variant < 6; ++variant) {  // which filters are pruned
+      S8 spec = random_spec(g, engine);
+      spec.activation_min = -128;
+      spec.activation_max = 127;
+      if (spec.bias.empty()) spec.bias.assign(filters, 1000);
+      std::vector<bool> pruned(filters);
+      for (size_t f = 0; f < filters; ++f) {
+        spec.shifts[f] = -int32_t(1 + engine() % 12);
+        switch (variant) {
+          case 0: pruned[f] = f == 0 || f + 1 == filters; break;  // first and last
+          case 1: pruned[f] = f % 2 == 1; break;                   // one of every pair
+          case 2: pruned[f] = f % 4 < 2; break;                    // whole pairs
+          case 3: pruned[f] = true; break;                         // every filter
+          default: pruned[f] = engine() % 3 != 0; break;           // most, at random
+        }
+        if (!pruned[f]) continue;
+        std::fill_n(spec.filter.begin() + std::ptrdiff_t(f * taps), taps, int8_t{0});
+        spec.bias[f] = (engine() % 2 == 0 ? 1 : -1) * (1 << 30);
+        spec.shifts[f] = -27;
+        spec.multipliers[f] = int32_t(1073741824u + engine() % 1073741823u);
+      }
+      const bool one_live_weight = variant == 5;  // the last pruned filter gets a weight
+      if (one_live_weight) {
+        for (size_t f = filters; f-- > 0;) {
+          if (pruned[f]) {
+            spec.filter[f * taps + taps / 2] = 3;
+            break;
+          }
+        }
+      }
+      const Case c = case_of(g, std::move(spec), engine, false);
+      const S8& s = c.spec;
+      const conv::ConvGeometry cg = geometry_of(s);
+      const std::vector<int32_t> folded = folded_bias(s);
+      conv::Int8Arithmetic folded_arithmetic = arithmetic_of(s);
+      folded_arithmetic.bias = folded.data();
+      ASSERT_FALSE(dsp::fast_requantize_applies(folded_arithmetic, cg.output_c, taps));
+      const bool takes_pruned = dsp::only_pruned_filters_fail(folded_arithmetic, cg.output_c, taps, s.filter.data());
+      EXPECT_EQ(takes_pruned, !one_live_weight) << "variant " << variant;
+      pruned_layers += takes_pruned;
+      exact_layers += !takes_pruned;
+      std::vector<int8_t> got(elements(g.output), 0x55);
+      ASSERT_TRUE(dsp::conv2d_s8(cg, c.input.data(), s.filter.data(), got.data(), arithmetic_of(s), folded.data()));
+      EXPECT_EQ(got, c.portable) << "input " << ::testing::PrintToString(g.input) << " filters " << filters << " variant "
+                                 << variant;
+      EXPECT_EQ(got, c.expected) << "input " << ::testing::PrintToString(g.input) << " variant " << variant;
+    }
+  }
+  EXPECT_EQ(pruned_layers, 25);
+  EXPECT_EQ(exact_layers, 5);
 }
 
 // A lone pixel's patch expanded alone and multiplied by two filters (expanded_dot_dsp.h):
