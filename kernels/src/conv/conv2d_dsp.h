@@ -21,6 +21,8 @@
 #include "dsp_intrinsics.h"
 #include "dsp_requantize.h"
 #include "expanded_dot_dsp.h"
+#include "filter_chunk_dsp.h"
+#include "gather_patch_dsp.h"
 
 #if GRT_KERNELS_DSP
 namespace grt::kernels::dsp {
@@ -113,138 +115,6 @@ inline Sums2x2 dot_2x2(const int8_t* x, const int8_t* w, size_t k, uint32_t offs
   return {s00, s01, s10, s11};
 }
 
-// Walks the output pixels (batch, row, column) in memory order.
-struct PixelCursor {
-  int32_t b = 0, y = 0, x = 0;
-  void next(const conv::ConvGeometry& g) {
-    if (++x < g.output_w) return;
-    x = 0;
-    if (++y < g.output_h) return;
-    y = 0;
-    ++b;
-  }
-};
-
-// Bytes [0, n) of `to` from `from`, or set to `fill` when `from` is null: short runs (a
-// filter row of a one-channel input) by a byte loop, cheaper than a library call.
-inline void copy_or_fill(int8_t* to, const int8_t* from, size_t n, int8_t fill) {
-  if (n > 16) {
-    if (from != nullptr) {
-      memcpy(to, from, n);
-    } else {
-      memset(to, fill, n);
-    }
-    return;
-  }
-  for (size_t i = 0; i < n; ++i) to[i] = from != nullptr ? from[i] : fill;
-}
-
-// The patch of output pixel `at`, filter-ordered (rows, columns, channels), into `patch`.
-inline void gather_patch(const conv::ConvGeometry& g, const int8_t* input, const PixelCursor& at, int8_t pad,
-                         int8_t* patch) {
-  const size_t channels = static_cast<size_t>(g.input_c);
-  const size_t row_bytes = static_cast<size_t>(g.filter_w) * channels;
-  const int8_t* image = input + static_cast<size_t>(at.b) * g.input_h * g.input_w * channels;
-  const int64_t origin_y = static_cast<int64_t>(at.y) * g.stride_h - g.pad_top;
-  const int64_t origin_x = static_cast<int64_t>(at.x) * g.stride_w - g.pad_left;
-  const conv::TapRange rows = conv::taps_inside(origin_y, g.dilation_h, g.filter_h, g.input_h);
-  const conv::TapRange cols = conv::taps_inside(origin_x, g.dilation_w, g.filter_w, g.input_w);
-  const size_t image_row = static_cast<size_t>(g.input_w) * channels;
-  if (g.dilation_w == 1 && rows.begin == 0 && rows.end == g.filter_h && cols.begin == 0 && cols.end == g.filter_w) {
-    // The whole window inside (most pixels): one run per filter row.
-    const int8_t* from = image + static_cast<size_t>(origin_y) * image_row + static_cast<size_t>(origin_x) * channels;
-    const size_t row_step = static_cast<size_t>(g.dilation_h) * image_row;
-    for (int32_t fy = 0; fy < g.filter_h; ++fy, patch += row_bytes, from += row_step) {
-      if (row_bytes > 16) {
-        memcpy(patch, from, row_bytes);
-      } else {
-        for (size_t i = 0; i < row_bytes; ++i) patch[i] = from[i];
-      }
-    }
-    return;
-  }
-  for (int32_t fy = 0; fy < g.filter_h; ++fy, patch += row_bytes) {
-    if (fy < rows.begin || fy >= rows.end || cols.begin >= cols.end) {
-      copy_or_fill(patch, nullptr, row_bytes, pad);
-      continue;
-    }
-    const int32_t in_y = static_cast<int32_t>(origin_y + static_cast<int64_t>(fy) * g.dilation_h);
-    const int8_t* row = image + static_cast<size_t>(in_y) * image_row;
-    const size_t before = static_cast<size_t>(cols.begin) * channels;
-    const size_t inside_end = static_cast<size_t>(cols.end) * channels;
-    copy_or_fill(patch, nullptr, before, pad);
-    const int32_t first_x = static_cast<int32_t>(origin_x + static_cast<int64_t>(cols.begin) * g.dilation_w);
-    if (g.dilation_w == 1) {
-      copy_or_fill(patch + before, row + static_cast<size_t>(first_x) * channels, inside_end - before, pad);
-    } else {
-      for (int32_t fx = cols.begin; fx < cols.end; ++fx) {
-        const int32_t in_x = first_x + (fx - cols.begin) * g.dilation_w;
-        copy_or_fill(patch + static_cast<size_t>(fx) * channels, row + static_cast<size_t>(in_x) * channels, channels, pad);
-      }
-    }
-    copy_or_fill(patch + inside_end, nullptr, row_bytes - inside_end, pad);
-  }
-}
-
-// Filters per pass over the image: their requantizers sit in a stack table.
-constexpr int32_t kConvChunk = 16;
-
-// One chunk of filters [lo, end) (at least two) and their requantizers. Filters go in
-// pairs; an odd count's last pair overlaps the one before it, whose outputs are written
-// again (the same bytes).
-template <class Requantizer>
-struct FilterChunk {
-  Requantizer table[kConvChunk];
-  int32_t lo = 0, end = 0;
-};
-
-// For the pointwise loop, a chunk's pairs worth computing, by their first filter (from lo),
-// and the outputs of the others (list_pairs). Apart from FilterChunk: the gathered loops,
-// deeper in the stack, keep only the chunk.
-struct ChunkPairs {
-  int32_t pair_count = 0, constant_count = 0;
-  uint8_t pairs[kConvChunk / 2];
-  uint8_t constant_filters[kConvChunk];  // from lo
-  int8_t constant_outputs[kConvChunk];
-};
-
-// The chunk of filters starting at `first` (a lone last filter pairs with the one before
-// it) and its requantizers.
-template <class Stage>
-inline void fill_chunk(const conv::Int8Arithmetic& a, int32_t first, int32_t output_c, const Stage& stage,
-                       FilterChunk<typename Stage::Requantizer>* chunk) {
-  chunk->end = output_c - first < kConvChunk ? output_c : first + kConvChunk;
-  chunk->lo = chunk->end - first == 1 ? first - 1 : first;
-  for (int32_t i = 0; i < chunk->end - chunk->lo; ++i) chunk->table[i] = stage.requantizer(a, chunk->lo + i);
-}
-
-// The chunk's pairs that need sums, and the outputs of those that do not: both requantizers
-// of multiplier 0, which give one output whatever the sum (pruned filters get such
-// requantizers: FastOutputStage). Only for a stage of pruned filters (constant_count stays
-// 0 otherwise: every pair is computed, in order, as without pruning).
-template <class Stage>
-inline void list_pairs(const Stage& stage, const FilterChunk<typename Stage::Requantizer>& chunk, ChunkPairs* to) {
-  const int32_t count = chunk.end - chunk.lo;
-  to->pair_count = to->constant_count = 0;
-  if (!stage.has_pruned_filters()) return;
-  for (int32_t i = 0; i < count; i += 2) {
-    const int32_t first = i + 1 < count ? i : count - 2;
-    if ((chunk.table[first].multiplier | chunk.table[first + 1].multiplier) != 0) {
-      to->pairs[to->pair_count++] = static_cast<uint8_t>(first);
-      continue;
-    }
-    for (int32_t f = first; f < first + 2; ++f) {
-      to->constant_filters[to->constant_count] = static_cast<uint8_t>(f);
-      to->constant_outputs[to->constant_count++] = finish(chunk.table[f], 0u, stage);
-    }
-  }
-}
-
-// The outputs of a chunk's pairs that need no sums, for one pixel (filters from `lo`).
-inline void write_constant_outputs(const ChunkPairs& pairs, int32_t lo, int8_t* out) {
-  for (int32_t i = 0; i < pairs.constant_count; ++i) out[lo + pairs.constant_filters[i]] = pairs.constant_outputs[i];
-}
-
 // The filters `first` and first + 1 of the chunk times the patches x and x + k: output
 // pixels out0 and out1 (the same pixel twice when out1 == out0). `expanded` (or null) holds
 // expand_patches' words of x.
@@ -282,7 +152,7 @@ __attribute__((always_inline)) inline void filters_times_patches(const int8_t* x
 
 // The listed pairs only (list_pairs), and the others' outputs.
 template <bool kOffset, class Stage>
-__attribute__((noinline)) void listed_filters_times_patches(const int8_t* x, const int8_t* filter, size_t k,
+__attribute__((always_inline)) inline void listed_filters_times_patches(const int8_t* x, const int8_t* filter, size_t k,
                                                             const FilterChunk<typename Stage::Requantizer>& chunk,
                                                             const ChunkPairs& pairs, uint32_t offset2,
                                                             const Stage& output_stage, int8_t* out0, int8_t* out1,
@@ -295,8 +165,8 @@ __attribute__((noinline)) void listed_filters_times_patches(const int8_t* x, con
   write_constant_outputs(pairs, chunk.lo, out1);
 }
 
-// The chunk's pairs (every pair, or the listed ones and the others' outputs) times the one
-// patch x: output pixel `out`. For a lone last pixel, which a pair of patches would compute
+// The chunk's listed pairs times the one patch x, and the others' outputs: output pixel
+// `out`. For a lone last pixel, which a pair of patches would compute
 // twice. `expanded` (or null: dot_rows_2 re-extends x for every pair) holds expand_patch's
 // words of x.
 template <bool kOffset, class Stage>
@@ -304,11 +174,8 @@ inline void filters_times_patch(const int8_t* x, const int8_t* filter, size_t k,
                                 const FilterChunk<typename Stage::Requantizer>& chunk, const ChunkPairs& pairs,
                                 uint32_t offset2, const Stage& output_stage, int8_t* out, const uint32_t* expanded) {
   const Stage stage = output_stage;
-  const bool every_pair = pairs.constant_count == 0;
-  const int32_t count = every_pair ? (chunk.end - chunk.lo + 1) / 2 : pairs.pair_count;
-  for (int32_t i = 0; i < count; ++i) {
-    const int32_t in_order = chunk.lo + 2 * i < chunk.end - 2 ? chunk.lo + 2 * i : chunk.end - 2;
-    const int32_t first = every_pair ? in_order : chunk.lo + pairs.pairs[i];
+  for (int32_t i = 0; i < pairs.pair_count; ++i) {
+    const int32_t first = chunk.lo + pairs.pairs[i];
     const int8_t* w = filter + static_cast<size_t>(first) * k;
     uint32_t s0, s1;
     if (expanded != nullptr) {
@@ -397,19 +264,13 @@ __attribute__((noinline)) void conv2d_in_place(const conv::ConvGeometry& g, cons
   for (int32_t first = 0; first < g.output_c; first += kConvChunk) {
     fill_chunk(a, first, g.output_c, stage, &chunk);
     list_pairs(stage, chunk, &pairs);
-    const bool every_pair = pairs.constant_count == 0;
-    const bool any_sums = every_pair || pairs.pair_count != 0;
+    const bool any_sums = pairs.pair_count != 0;
     for (size_t p = 0; p + 1 < pixels; p += 2) {
       int8_t* out = output + p * pitch;
       const int8_t* x = input + p * k;
       if (expand && any_sums) expand_patches<kOffset>(x, k, offset2, expanded);
-      if (every_pair) {
-        filters_times_patches<kOffset, Stage>(x, filter, k, chunk, offset2, stage, out, out + pitch,
-                                              expand ? expanded : nullptr);
-      } else {
-        listed_filters_times_patches<kOffset, Stage>(x, filter, k, chunk, pairs, offset2, stage, out, out + pitch,
-                                                     expand ? expanded : nullptr);
-      }
+      listed_filters_times_patches<kOffset, Stage>(x, filter, k, chunk, pairs, offset2, stage, out, out + pitch,
+                                                   expand ? expanded : nullptr);
     }
     if (pixels % 2 != 0) {
       const int8_t* x = input + (pixels - 1) * k;
