@@ -152,11 +152,10 @@ __attribute__((always_inline)) inline void filters_times_patches(const int8_t* x
 
 // The listed pairs only (list_pairs), and the others' outputs.
 template <bool kOffset, class Stage>
-__attribute__((always_inline)) inline void listed_filters_times_patches(const int8_t* x, const int8_t* filter, size_t k,
-                                                            const FilterChunk<typename Stage::Requantizer>& chunk,
-                                                            const ChunkPairs& pairs, uint32_t offset2,
-                                                            const Stage& output_stage, int8_t* out0, int8_t* out1,
-                                                            const uint32_t* expanded) {
+__attribute__((always_inline)) inline void listed_filters_times_patches(
+    const int8_t* x, const int8_t* filter, size_t k, const FilterChunk<typename Stage::Requantizer>& chunk,
+    const ChunkPairs& pairs, uint32_t offset2, const Stage& output_stage, int8_t* out0, int8_t* out1,
+    const uint32_t* expanded) {
   const Stage stage = output_stage;
   for (int32_t i = 0; i < pairs.pair_count; ++i) {
     pair_times_patches<kOffset, Stage>(x, filter, k, chunk.lo + pairs.pairs[i], chunk, offset2, stage, out0, out1, expanded);
@@ -166,9 +165,8 @@ __attribute__((always_inline)) inline void listed_filters_times_patches(const in
 }
 
 // The chunk's listed pairs times the one patch x, and the others' outputs: output pixel
-// `out`. For a lone last pixel, which a pair of patches would compute
-// twice. `expanded` (or null: dot_rows_2 re-extends x for every pair) holds expand_patch's
-// words of x.
+// `out`. For a lone last pixel, which a pair of patches would compute twice. `expanded` (or
+// null: dot_rows_2 re-extends x for every pair) holds expand_patch's words of x.
 template <bool kOffset, class Stage>
 inline void filters_times_patch(const int8_t* x, const int8_t* filter, size_t k,
                                 const FilterChunk<typename Stage::Requantizer>& chunk, const ChunkPairs& pairs,
