@@ -67,7 +67,10 @@ struct OutputStage {
     if (value > max) value = max;
     return static_cast<int8_t>(value);
   }
-  static ChannelRequantizer requantizer(const conv::Int8Arithmetic& a, int32_t c) { return ChannelRequantizer::of(a, c); }
+  // Channels [first, first + count) of `a` into `to`.
+  static void fill_table(const conv::Int8Arithmetic& a, int32_t first, int32_t count, ChannelRequantizer* to) {
+    for (int32_t i = 0; i < count; ++i) to[i] = ChannelRequantizer::of(a, first + i);
+  }
   static bool has_pruned_filters() { return false; }
 };
 
@@ -240,14 +243,25 @@ struct FastOutputStage {
 
   explicit FastOutputStage(const conv::Int8Arithmetic&, size_t pruned_patch_taps = 0) : pruned_taps(pruned_patch_taps) {}
   bool has_pruned_filters() const { return pruned_taps != 0; }
-  FastRequantizer requantizer(const conv::Int8Arithmetic& a, int32_t c) const {
-    return pruned_taps != 0 ? pruned_layer_requantizer(a, c, pruned_taps) : FastRequantizer::of(a, c);
+  // Channels [first, first + count) of `a` into `to`.
+  void fill_table(const conv::Int8Arithmetic& a, int32_t first, int32_t count, FastRequantizer* to) const {
+    if (pruned_taps != 0) {
+      fill_pruned_layer_table(a, first, count, pruned_taps, to);
+      return;
+    }
+    for (int32_t i = 0; i < count; ++i) to[i] = FastRequantizer::of(a, first + i);
   }
-  // Out of line: its exact arithmetic would otherwise deepen every fast kernel's frame.
-  __attribute__((noinline)) static FastRequantizer pruned_layer_requantizer(const conv::Int8Arithmetic& a, int32_t c,
-                                                                           size_t taps) {
-    if (FastRequantizeBounds(a, taps).admits(a, c)) return FastRequantizer::of(a, c);
-    return FastRequantizer::constant_output(OutputStage(a)(ChannelRequantizer::of(a, c).apply(0)));
+  // Out of line: the pruned channels' exact arithmetic would otherwise deepen the frame of
+  // every kernel that fills a table.
+  __attribute__((noinline)) static void fill_pruned_layer_table(const conv::Int8Arithmetic& a, int32_t first, int32_t count,
+                                                                size_t taps, FastRequantizer* to) {
+    const FastRequantizeBounds bounds(a, taps);
+    for (int32_t i = 0; i < count; ++i) {
+      const int32_t c = first + i;
+      to[i] = bounds.admits(a, c)
+                  ? FastRequantizer::of(a, c)
+                  : FastRequantizer::constant_output(OutputStage(a)(ChannelRequantizer::of(a, c).apply(0)));
+    }
   }
 };
 

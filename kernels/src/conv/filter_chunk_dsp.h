@@ -41,12 +41,7 @@ inline void fill_chunk(const conv::Int8Arithmetic& a, int32_t first, int32_t out
                        FilterChunk<typename Stage::Requantizer>* chunk) {
   chunk->end = output_c - first < kConvChunk ? output_c : first + kConvChunk;
   chunk->lo = chunk->end - first == 1 ? first - 1 : first;
-  const int32_t count = chunk->end - chunk->lo;
-  if (stage.has_pruned_filters()) {
-    for (int32_t i = 0; i < count; ++i) chunk->table[i] = stage.requantizer(a, chunk->lo + i);
-  } else {
-    fill_requantizers(a, chunk->lo, count, chunk->table);
-  }
+  stage.fill_table(a, chunk->lo, chunk->end - chunk->lo, chunk->table);
 }
 
 // The chunk's pairs that need sums, and the outputs of those that do not: both requantizers
