@@ -142,7 +142,7 @@ template <bool kOffset, class Stage>
 __attribute__((always_inline)) inline void filters_times_patches(const int8_t* x, const int8_t* filter, size_t k,
                                                                  const FilterChunk<typename Stage::Requantizer>& chunk,
                                                                  uint32_t offset2, const Stage& output_stage, int8_t* out0,
-                                                                 int8_t* out1, const uint32_t* expanded = nullptr) {
+                                                                 int8_t* out1, const uint32_t* expanded) {
   const Stage stage = output_stage;
   for (int32_t oc = chunk.lo; oc < chunk.end; oc += 2) {
     const int32_t first = oc + 1 < chunk.end ? oc : chunk.end - 2;

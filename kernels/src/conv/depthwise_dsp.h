@@ -209,15 +209,15 @@ inline TapWalk tap_walk(const conv::ConvGeometry& g, const int8_t* input, const 
 }
 
 // The channels [chunk, chunk_end) (multiples of 4) of one output pixel whose window `walk`
-// describes, anywhere in the image: the 3x3 window's border on packed weights, other
+// describes, anywhere in the image: a unit 3x3 window's border on packed weights, other
 // windows tap by tap.
 template <class Requantizer, class Stage>
-inline void depthwise_walked_pixel(const conv::ConvGeometry& g, const TapWalk& walk, int32_t chunk, int32_t chunk_end,
-                                   const uint32_t* packed, const Requantizer* table, uint32_t offset2,
+inline void depthwise_walked_pixel(const conv::ConvGeometry& g, bool unit_3x3, const TapWalk& walk, int32_t chunk,
+                                   int32_t chunk_end, const uint32_t* packed, const Requantizer* table, uint32_t offset2,
                                    const Stage& stage, int8_t* out) {
   const size_t pixel_pitch = static_cast<size_t>(g.output_c);
   const size_t row_pitch = static_cast<size_t>(g.input_w) * pixel_pitch;
-  if (g.filter_h == 3 && g.filter_w == 3 && g.dilation_h == 1 && g.dilation_w == 1) {
+  if (unit_3x3) {
     const uint32_t* w = packed + 2 * walk.first_tap;
     for (int32_t c = chunk; c < chunk_end; c += 4, w += 18) {
       Sums4 s;
@@ -298,8 +298,8 @@ inline void depthwise_multiplier1(const conv::ConvGeometry& g, const int8_t* inp
             }
             continue;
           }
-          depthwise_walked_pixel(g, tap_walk(g, input, filter, b, oy, ox), chunk, chunk_end, packed, table, offset2,
-                                 stage, out);
+          depthwise_walked_pixel(g, unit_3x3, tap_walk(g, input, filter, b, oy, ox), chunk, chunk_end, packed, table,
+                                 offset2, stage, out);
           ++ox;
           out += pixel_pitch;
         }

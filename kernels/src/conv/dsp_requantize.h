@@ -54,6 +54,12 @@ struct ChannelRequantizer {
   }
 };
 
+// Channels [first, first + count) of `a` into `to` (for FastRequantizer, checked before).
+template <class Requantizer>
+inline void fill_requantizers(const conv::Int8Arithmetic& a, int32_t first, int32_t count, Requantizer* to) {
+  for (int32_t i = 0; i < count; ++i) to[i] = Requantizer::of(a, first + i);
+}
+
 // The output zero point and activation clamp, copied out of the arithmetic once.
 struct OutputStage {
   using Requantizer = ChannelRequantizer;
@@ -69,7 +75,7 @@ struct OutputStage {
   }
   // Channels [first, first + count) of `a` into `to`.
   static void fill_table(const conv::Int8Arithmetic& a, int32_t first, int32_t count, ChannelRequantizer* to) {
-    for (int32_t i = 0; i < count; ++i) to[i] = ChannelRequantizer::of(a, first + i);
+    fill_requantizers(a, first, count, to);
   }
   static bool has_pruned_filters() { return false; }
 };
@@ -216,7 +222,7 @@ inline bool fast_requantize_applies(const conv::Int8Arithmetic& a, int32_t chann
 // Whether every filter of `filters` (`taps` consecutive bytes each) that FastRequantizer
 // cannot requantize has only zero weights. Such a pruned filter (65 % of VWW's pointwise
 // filters) makes every sum 0, so its output is one value whatever the input
-// (FastOutputStage::requantizer). Only failing channels are read, each up to its first
+// (FastOutputStage::fill_table). Only failing channels are read, each up to its first
 // nonzero word.
 inline bool only_pruned_filters_fail(const conv::Int8Arithmetic& a, int32_t channels, size_t taps, const int8_t* filters) {
   if (!clamps_to_int8(a)) return false;
@@ -249,7 +255,7 @@ struct FastOutputStage {
       fill_pruned_layer_table(a, first, count, pruned_taps, to);
       return;
     }
-    for (int32_t i = 0; i < count; ++i) to[i] = FastRequantizer::of(a, first + i);
+    fill_requantizers(a, first, count, to);
   }
   // Out of line: the pruned channels' exact arithmetic would otherwise deepen the frame of
   // every kernel that fills a table.
@@ -274,11 +280,6 @@ inline int8_t finish(const ChannelRequantizer& r, uint32_t sum, const Stage& sta
 template <class Stage>
 inline int8_t finish(const FastRequantizer& r, uint32_t sum, const Stage&) {
   return r.apply(sum);
-}
-// Channels [first, first + count) of `a` into `to` (for FastRequantizer, checked before).
-template <class Requantizer>
-inline void fill_requantizers(const conv::Int8Arithmetic& a, int32_t first, int32_t count, Requantizer* to) {
-  for (int32_t i = 0; i < count; ++i) to[i] = Requantizer::of(a, first + i);
 }
 
 }  // namespace grt::kernels::dsp
